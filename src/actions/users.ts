@@ -1,0 +1,210 @@
+import { write, type AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
+import { realmById } from "../db/queries/realms.js";
+import {
+  activeBotsOwnedBy,
+  activeHumanOwnerIds,
+  activeUserIds,
+  insertUser,
+  updateUser,
+  userByDeliveryEmail,
+  userById,
+  usersOfRealm,
+  type UserRow,
+} from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
+import { ApiError, badRequest, ownerRequired, adminRequired } from "../http/errors.js";
+import { Role } from "../lib/roles.js";
+import { hashPassword, randomToken } from "../lib/secrets.js";
+import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
+
+/** What a new account is made of. */
+export interface NewUser {
+  realmId: number;
+  email: string;
+  fullName: string;
+  password: string | null;
+  role: number;
+  bot?: { type: number; ownerId: number | null };
+}
+
+/** The host part of dummy API emails (user<ID>@host). */
+export function emailHost(ctx: AppContext): string {
+  return new URL(ctx.config.externalUrl).hostname;
+}
+
+/** Checks that an address looks like an email and is free in the realm, then creates the account. */
+export async function checkCreateUser(ctx: AppContext, input: NewUser): Promise<UserRow> {
+  const email = input.email.trim();
+  if (!/^[^\s@]+@[^\s@]+\.?[^\s@]*$/.test(email)) throw badRequest("Bad name or username");
+  const passwordHash = input.password === null ? null : await hashPassword(input.password);
+  return write(ctx, async (tx, outbox) => {
+    if (await userByDeliveryEmail(tx, input.realmId, email)) throw badRequest(`Email '${email}' already in use`);
+    return doCreateUser(ctx, tx, outbox, { ...input, email }, passwordHash);
+  });
+}
+
+/**
+ * Creates an account. Sends realm_user add to every active user of the realm (each sees the
+ * new address only if its visibility allows).
+ */
+export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, input: NewUser, passwordHash: string | null): Promise<UserRow> {
+  const visibility = EmailVisibility.EVERYONE;
+  const id = await insertUser(tx, {
+    realm_id: input.realmId,
+    email: input.email,
+    delivery_email: input.email,
+    full_name: input.fullName,
+    password_hash: passwordHash,
+    api_key: randomToken(32),
+    role: input.role,
+    is_active: 1,
+    is_bot: input.bot ? 1 : 0,
+    bot_type: input.bot ? input.bot.type : null,
+    bot_owner_id: input.bot ? input.bot.ownerId : null,
+    is_billing_admin: 0,
+    date_joined: ctx.clock.now(),
+    timezone: "",
+    avatar_source: "G",
+    avatar_version: 1,
+    email_address_visibility: visibility,
+  });
+  if (visibility !== EmailVisibility.EVERYONE) {
+    await updateUser(tx, id, { email: dummyEmail(id, emailHost(ctx)) });
+  }
+  const user = await userById(tx, id);
+  if (!user) throw new Error("created user vanished");
+  await sendUserAdd(tx, outbox, user);
+  return user;
+}
+
+async function sendUserAdd(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
+  const viewers = (await usersOfRealm(tx, user.realm_id)).filter((u) => u.is_active);
+  const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, user));
+  const notSeeing = viewers.filter((v) => !canSeeDeliveryEmail(v, user));
+  const person = (viewer: UserRow) => ({ ...apiUser(user, viewer, { clientGravatar: false }), profile_data: {} });
+  if (seeing[0]) outbox.send({ type: "realm_user", op: "add", person: person(seeing[0]) }, seeing.map((u) => u.id));
+  if (notSeeing[0]) outbox.send({ type: "realm_user", op: "add", person: person(notSeeing[0]) }, notSeeing.map((u) => u.id));
+}
+
+/** Admin deactivates another user (DELETE /users/{user_id}), with Zulip's checks in order. */
+export async function checkDeactivateUser(ctx: AppContext, actor: UserRow, target: UserRow, comment: string | null): Promise<void> {
+  if (actor.role > Role.ADMINISTRATOR) throw badRequest("Insufficient permission");
+  if (target.role === Role.OWNER && actor.role !== Role.OWNER) throw ownerRequired();
+  await write(ctx, async (tx, outbox) => {
+    const owners = await activeHumanOwnerIds(tx, target.realm_id);
+    if (target.role === Role.OWNER && owners.length === 1 && owners[0] === target.id) {
+      throw badRequest("Cannot deactivate the only organization owner");
+    }
+    await doDeactivateUser(ctx, tx, outbox, target);
+  });
+  if (comment !== null) await sendDeactivationEmail(ctx, target, comment);
+}
+
+/** A user deactivates their own account (DELETE /users/me). */
+export async function checkDeactivateOwnUser(ctx: AppContext, user: UserRow): Promise<void> {
+  await write(ctx, async (tx, outbox) => {
+    const active = await activeUserIds(tx, user.realm_id);
+    if (active.length === 1) {
+      throw new ApiError("Cannot deactivate the only user.", "CANNOT_DEACTIVATE_LAST_USER", 400, { is_last_owner: false, entity: "user" });
+    }
+    const owners = await activeHumanOwnerIds(tx, user.realm_id);
+    if (user.role === Role.OWNER && owners.length === 1) {
+      throw new ApiError("Cannot deactivate the only organization owner.", "CANNOT_DEACTIVATE_LAST_USER", 400, {
+        is_last_owner: true,
+        entity: "organization owner",
+      });
+    }
+    await doDeactivateUser(ctx, tx, outbox, user);
+  });
+}
+
+/**
+ * Deactivates a user and, first, the active bots it owns. Sends realm_user update
+ * {user_id, is_active: false} (the level-222 form) to the realm's remaining active users, and
+ * realm_bot update to a bot's owner and the administrators.
+ */
+export async function doDeactivateUser(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
+  for (const bot of await activeBotsOwnedBy(tx, user.id)) await deactivateOne(ctx, tx, outbox, bot);
+  await deactivateOne(ctx, tx, outbox, user);
+}
+
+async function deactivateOne(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
+  await updateUser(tx, user.id, { is_active: 0 });
+  outbox.afterCommit(() => ctx.users.forget(user.id));
+  const active = await usersOfRealm(tx, user.realm_id).then((all) => all.filter((u) => u.is_active));
+  outbox.send({ type: "realm_user", op: "update", person: { user_id: user.id, is_active: false } }, active.map((u) => u.id));
+  if (user.is_bot) {
+    const to = active.filter((u) => u.id === user.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
+    outbox.send({ type: "realm_bot", op: "update", bot: { user_id: user.id, is_active: false } }, to);
+  }
+}
+
+async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: string): Promise<void> {
+  const realm = await realmById(ctx.db, user.realm_id);
+  const realmName = realm?.name ?? "your organization";
+  const lines = [
+    `Your Rookery account on ${realmName} (${ctx.config.externalUrl}) has been deactivated.`,
+    "You will no longer be able to log in.",
+  ];
+  if (comment.length > 0) lines.push("", "The administrators provided the following comment:", "", comment);
+  await ctx.mailer.send({ to: user.delivery_email, subject: `Notification of account deactivation on ${realmName}`, text: lines.join("\n") + "\n" });
+}
+
+/** Admin reactivates a user (POST /users/{user_id}/reactivate). */
+export async function checkReactivateUser(ctx: AppContext, actor: UserRow, target: UserRow): Promise<void> {
+  if (actor.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === actor.id)) throw badRequest("Insufficient permission");
+  if (target.is_active) throw badRequest("User is already active");
+  await write(ctx, async (tx, outbox) => {
+    await updateUser(tx, target.id, { is_active: 1 });
+    outbox.afterCommit(() => ctx.users.forget(target.id));
+    const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
+    outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, is_active: true } }, active.map((u) => u.id));
+    if (target.is_bot) {
+      const to = active.filter((u) => u.id === target.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
+      outbox.send({ type: "realm_bot", op: "update", bot: { user_id: target.id, is_active: true } }, to);
+    }
+  });
+}
+
+/** Changes a user's role, with the owner rules; realm_user update {user_id, role} to active users. */
+export async function checkChangeRole(ctx: AppContext, actor: UserRow, target: UserRow, role: number): Promise<void> {
+  if (role === target.role) return;
+  if ((role === Role.OWNER || target.role === Role.OWNER) && actor.role !== Role.OWNER) throw ownerRequired();
+  if (actor.role > Role.ADMINISTRATOR) throw adminRequired();
+  await write(ctx, async (tx, outbox) => {
+    const owners = await activeHumanOwnerIds(tx, target.realm_id);
+    if (target.role === Role.OWNER && owners.length === 1 && owners[0] === target.id) {
+      throw badRequest("The owner permission cannot be removed from the only organization owner.");
+    }
+    await updateUser(tx, target.id, { role });
+    outbox.afterCommit(() => ctx.users.forget(target.id));
+    const active = await activeUserIds(tx, target.realm_id);
+    outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, active);
+  });
+}
+
+/** Changes a user's full name; realm_user update {user_id, full_name} (and realm_bot update for bots). */
+export async function doChangeFullName(ctx: AppContext, target: UserRow, fullName: string): Promise<void> {
+  if (fullName === target.full_name) return;
+  await write(ctx, async (tx, outbox) => {
+    await updateUser(tx, target.id, { full_name: fullName });
+    outbox.afterCommit(() => ctx.users.forget(target.id));
+    const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
+    outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, active.map((u) => u.id));
+    if (target.is_bot) {
+      const to = active.filter((u) => u.id === target.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
+      outbox.send({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, to);
+    }
+  });
+}
+
+/** Gives a user a new API key; the old one stops working at once. */
+export async function doRegenerateApiKey(ctx: AppContext, user: UserRow): Promise<string> {
+  const apiKey = randomToken(32);
+  await write(ctx, async (tx, outbox) => {
+    await updateUser(tx, user.id, { api_key: apiKey });
+    outbox.afterCommit(() => ctx.users.forget(user.id));
+  });
+  return apiKey;
+}

@@ -1,0 +1,82 @@
+import multipart from "@fastify/multipart";
+import Fastify, { type FastifyInstance } from "fastify";
+import pino, { type Logger } from "pino";
+import { systemClock, type Clock } from "./clock.js";
+import type { Config } from "./config.js";
+import type { AppContext } from "./context.js";
+import { openStore } from "./db/index.js";
+import { localBus, type EventBus } from "./events/bus.js";
+import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
+import { RateLimiter } from "./http/rate-limit.js";
+import { RealmCache } from "./lib/realm-cache.js";
+import { UserCache } from "./lib/user-cache.js";
+import { createMailer } from "./mail.js";
+import { allEndpoints } from "./routes/index.js";
+
+/** What tests and the server may substitute. */
+export interface AppOptions {
+  clock?: Clock;
+  logger?: Logger;
+  bus?: EventBus;
+}
+
+/** A built application: the Fastify instance (not listening) and its context. */
+export interface App {
+  http: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** Opens the database and builds the context the server and the CLI share. */
+export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext> {
+  const log = options.logger ?? pino({ level: config.logLevel });
+  const store = await openStore(config.databaseUrl);
+  return {
+    config,
+    store,
+    db: store.db,
+    log,
+    clock: options.clock ?? systemClock,
+    bus: options.bus ?? localBus(),
+    users: new UserCache(store.db),
+    realms: new RealmCache(store.db),
+    mailer: createMailer(config.smtpUrl, config.dataDir, log),
+  };
+}
+
+/** Builds the whole server on an open, migrated database; tests build the same thing. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const ctx = await createContext(config, options);
+  const { log, store } = ctx;
+  const http = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024 });
+  http.removeAllContentTypeParsers();
+  http.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  // Zulip reads parameters only from form bodies; any other body is ignored, not refused.
+  http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
+  await http.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: 25 * 1024 * 1024 } });
+  http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
+  http.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith(API_PREFIX) || request.url.startsWith("/json/")) {
+      reply.code(404).type("application/json").send(JSON.stringify({ result: "error", msg: "Not Found", code: "BAD_REQUEST" }) + "\n");
+    } else {
+      reply.code(404).type("text/plain").send("Not Found\n");
+    }
+  });
+  http.addHook("onResponse", async (request, reply) => {
+    log.info(
+      { method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId },
+      "request",
+    );
+  });
+  registerEndpoints(http, ctx, new RateLimiter(config.rateLimitPerMinute), allEndpoints);
+  return {
+    http,
+    ctx,
+    async close() {
+      await http.close();
+      await store.close();
+    },
+  };
+}

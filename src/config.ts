@@ -1,0 +1,63 @@
+import path from "node:path";
+
+/** Everything the server and the CLI read from the environment, validated once. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  externalUrl: string;
+  smtpUrl: string | null;
+  logLevel: string;
+  /** Per-user API calls allowed per minute (Zulip's api_by_user default is 200 per 60 s). */
+  rateLimitPerMinute: number;
+}
+
+/** A configuration value that cannot be used; the message is one line meant for the operator. */
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** Reads and validates the ROOKERY_* environment variables. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.ROOKERY_HOST ?? "127.0.0.1";
+  const port = parsePort(env.ROOKERY_PORT ?? "9991");
+  const dataDir = path.resolve(env.ROOKERY_DATA_DIR ?? "./data");
+  const databaseUrl = env.ROOKERY_DATABASE_URL ?? `sqlite:${path.join(dataDir, "rookery.sqlite3")}`;
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError(`ROOKERY_DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
+  }
+  const externalUrl = (env.ROOKERY_EXTERNAL_URL ?? `http://${host}:${port}`).replace(/\/+$/, "");
+  if (!isHttpUrl(externalUrl)) {
+    throw new ConfigError(`ROOKERY_EXTERNAL_URL must be an http(s) URL, got "${externalUrl}"`);
+  }
+  const smtpUrl = env.ROOKERY_SMTP_URL || null;
+  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError(`ROOKERY_SMTP_URL must start with smtp:// or smtps://, got "${smtpUrl}"`);
+  }
+  const logLevel = env.ROOKERY_LOG_LEVEL ?? "info";
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`ROOKERY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  }
+  const rate = env.ROOKERY_RATE_LIMIT_PER_MINUTE ?? "200";
+  if (!/^\d+$/.test(rate)) {
+    throw new ConfigError(`ROOKERY_RATE_LIMIT_PER_MINUTE must be a whole number, got "${rate}"`);
+  }
+  return { host, port, dataDir, databaseUrl, externalUrl, smtpUrl, logLevel, rateLimitPerMinute: Number(rate) };
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new ConfigError(`ROOKERY_PORT must be a port number (0-65535), got "${value}"`);
+  }
+  return Number(value);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Logger } from "pino";
+import type { Clock } from "./clock.js";
+import type { Config } from "./config.js";
+import type { Db, Store } from "./db/index.js";
+import type { EventBus } from "./events/bus.js";
+import { Outbox } from "./events/outbox.js";
+import type { RealmCache } from "./lib/realm-cache.js";
+import type { UserCache } from "./lib/user-cache.js";
+import type { Mailer } from "./mail.js";
+
+/** Everything a request needs from the server, built once by buildApp; no globals. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  bus: EventBus;
+  users: UserCache;
+  realms: RealmCache;
+  mailer: Mailer;
+}
+
+/**
+ * Runs `fn` in one write transaction with an outbox; after the commit the outbox's events go
+ * to the bus and its hooks run. A transaction that fails announces nothing.
+ */
+export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
+  const outbox = new Outbox();
+  const result = await ctx.store.write((tx) => fn(tx, outbox));
+  for (const hook of outbox.afterCommitHooks) hook();
+  ctx.bus.publish(outbox.events);
+  return result;
+}

@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import { m001Foundation } from "./001-foundation.js";
+
+/** Numbered migrations, applied in name order at start. */
+export const migrations: Record<string, Migration> = {
+  "001-foundation": m001Foundation,
+};

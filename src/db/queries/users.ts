@@ -1,0 +1,76 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Db } from "../index.js";
+import type { UserTable } from "../schema.js";
+
+/** A user row as stored. */
+export type UserRow = Selectable<UserTable>;
+
+/** Finds a user by id. */
+export function userById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Finds a user by API key. */
+export function userByApiKey(db: Db, apiKey: string): Promise<UserRow | undefined> {
+  return db.selectFrom("user").selectAll().where("api_key", "=", apiKey).executeTakeFirst();
+}
+
+/** Finds a user of a realm by real address, case-insensitively. */
+export function userByDeliveryEmail(db: Db, realmId: number, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("user")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb(eb.fn("lower", ["delivery_email"]), "=", email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** Finds a user of a realm by API email, case-insensitively. */
+export function userByApiEmail(db: Db, realmId: number, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("user")
+    .selectAll()
+    .where("realm_id", "=", realmId)
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** Every user of a realm, ordered by id. */
+export function usersOfRealm(db: Db, realmId: number): Promise<UserRow[]> {
+  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+}
+
+/** Ids of a realm's active users. */
+export async function activeUserIds(db: Db, realmId: number): Promise<number[]> {
+  const rows = await db.selectFrom("user").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Active human owners of a realm. */
+export async function activeHumanOwnerIds(db: Db, realmId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("user")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("is_bot", "=", 0)
+    .where("role", "=", 100)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Active bots owned by a user. */
+export function activeBotsOwnedBy(db: Db, ownerId: number): Promise<UserRow[]> {
+  return db.selectFrom("user").selectAll().where("bot_owner_id", "=", ownerId).where("is_active", "=", 1).execute();
+}
+
+/** Inserts a user and returns its id. */
+export async function insertUser(db: Db, row: Insertable<UserTable>): Promise<number> {
+  const { id } = await db.insertInto("user").values(row).returning("id").executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Updates columns of one user. */
+export async function updateUser(db: Db, id: number, changes: Updateable<UserTable>): Promise<void> {
+  await db.updateTable("user").set(changes).where("id", "=", id).execute();
+}

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AppContext } from "../context.js";
+import type { UserRow } from "../db/queries/users.js";
+import { readParams, type ParamShape, type ParamValues, type RawParams } from "./params.js";
+
+/** The HTTP methods endpoints are declared with. */
+export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
+
+/** What a handler returns: the endpoint's own fields, wrapped by the envelope. */
+export type Payload = Record<string, unknown>;
+
+/** What a handler receives. */
+export interface Input<P, U> {
+  ctx: AppContext;
+  user: U;
+  params: P;
+  /** Path segments named in the route (`:user_id` → path.user_id), as strings. */
+  path: Record<string, string>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** One API endpoint, declared once: method, path, who may call it, its parameters and handler. */
+export interface Endpoint {
+  method: Method;
+  /** Path under /api/v1 in Fastify syntax, e.g. `/users/:user_id`. */
+  path: string;
+  auth: "user" | "none";
+  params: ParamShape;
+  /** Handles an authenticated (or, for auth "none", anonymous) request. */
+  run(input: Input<Record<string, unknown>, UserRow | undefined>, raw: RawParams): Promise<{ payload: Payload; used: Set<string> }>;
+}
+
+interface Definition<S extends ParamShape, U> {
+  method: Method;
+  path: string;
+  params: S;
+  handler: (input: Input<ParamValues<S>, U>) => Promise<Payload>;
+}
+
+/** Declares an endpoint that requires HTTP Basic authentication. */
+export function endpoint<S extends ParamShape>(def: Definition<S, UserRow>): Endpoint {
+  return build(def, "user");
+}
+
+/** Declares an endpoint anyone may call (GET /server_settings, POST /fetch_api_key). */
+export function publicEndpoint<S extends ParamShape>(def: Definition<S, undefined>): Endpoint {
+  return build(def, "none");
+}
+
+function build<S extends ParamShape, U>(def: Definition<S, U>, auth: "user" | "none"): Endpoint {
+  return {
+    method: def.method,
+    path: def.path,
+    auth,
+    params: def.params,
+    async run(input, raw) {
+      const { values, used } = readParams(def.params, raw);
+      const payload = await def.handler({ ...input, user: input.user as U, params: values });
+      return { payload, used };
+    },
+  };
+}

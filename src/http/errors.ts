@@ -1,0 +1,58 @@
+/** Extra fields an error carries beside result, msg and code. */
+export type ErrorData = Record<string, unknown>;
+
+/** An error answered to the client in Zulip's envelope; the msg matches Zulip's text exactly. */
+export class ApiError extends Error {
+  constructor(
+    readonly msg: string,
+    readonly code = "BAD_REQUEST",
+    readonly status = 400,
+    readonly data: ErrorData = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(msg);
+  }
+
+  /** The JSON body: result, msg, code, then the extra fields. */
+  body(): Record<string, unknown> {
+    return { result: "error", msg: this.msg, code: this.code, ...this.data };
+  }
+}
+
+/** A plain 400 BAD_REQUEST, Zulip's JsonableError. */
+export function badRequest(msg: string, data: ErrorData = {}): ApiError {
+  return new ApiError(msg, "BAD_REQUEST", 400, data);
+}
+
+/** `Missing 'x' argument` with var_name, Zulip's RequestVariableMissingError. */
+export function missingArgument(name: string): ApiError {
+  return new ApiError(`Missing '${name}' argument`, "REQUEST_VARIABLE_MISSING", 400, { var_name: name });
+}
+
+/** Both aliases of one parameter were sent. */
+export function confusingArguments(a: string, b: string): ApiError {
+  return new ApiError(`Can't decide between '${a}' and '${b}' arguments`, "REQUEST_CONFUSING_VAR", 400, {
+    var_name1: a,
+    var_name2: b,
+  });
+}
+
+/** 401 with the Basic challenge header. */
+export function unauthorized(msg = "Not logged in: API authentication or user session required", code = "UNAUTHORIZED"): ApiError {
+  return new ApiError(msg, code, 401, {}, { "WWW-Authenticate": 'Basic realm="zulip"' });
+}
+
+/** 404 with code BAD_REQUEST, Zulip's ResourceNotFoundError. */
+export function notFound(msg: string): ApiError {
+  return new ApiError(msg, "BAD_REQUEST", 404);
+}
+
+/** Caller is not an administrator. */
+export function adminRequired(): ApiError {
+  return new ApiError("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL", 400);
+}
+
+/** Caller is not an owner. */
+export function ownerRequired(): ApiError {
+  return new ApiError("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL", 400);
+}

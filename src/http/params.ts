@@ -1,0 +1,214 @@
+import { ApiError, badRequest, confusingArguments, missingArgument } from "./errors.js";
+
+/**
+ * Zulip's request-parameter conventions, in one place: which values are JSON-decoded, how
+ * strictly, and the exact error text for each failure.
+ */
+
+/** Validates an already-decoded JSON value; `name` is the parameter path used in messages. */
+export type Check<T> = (value: unknown, name: string) => T;
+
+/** One declared parameter: how to read its raw string and what to do when it is absent. */
+export class Param<T> {
+  constructor(
+    readonly read: (raw: string, name: string) => T,
+    readonly required: boolean,
+    readonly fallback: T | undefined,
+    readonly aliases: readonly string[] = [],
+  ) {}
+
+  /** The parameter may be omitted; the handler sees undefined. */
+  optional(): Param<T | undefined> {
+    return new Param<T | undefined>(this.read, false, undefined, this.aliases);
+  }
+
+  /** The parameter may be omitted; the handler sees `value`. */
+  default(value: T): Param<T> {
+    return new Param<T>(this.read, false, value, this.aliases);
+  }
+
+  /** Also accepted under another name (`subject` for `topic`); sending both is an error. */
+  alias(...names: string[]): Param<T> {
+    return new Param<T>(this.read, this.required, this.fallback, [...this.aliases, ...names]);
+  }
+}
+
+/** A map of parameter names to declarations. */
+export type ParamShape = Record<string, Param<unknown>>;
+
+/** The object a handler receives for a ParamShape. */
+export type ParamValues<S extends ParamShape> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
+
+/** Where raw values are looked up: the body first, then the query string (Zulip does the same). */
+export interface RawParams {
+  get(name: string): string | undefined;
+  keys(): Iterable<string>;
+}
+
+/** Reads every declared parameter and returns the values plus the names that were consumed. */
+export function readParams<S extends ParamShape>(shape: S, raw: RawParams): { values: ParamValues<S>; used: Set<string> } {
+  const values: Record<string, unknown> = {};
+  const used = new Set<string>();
+  for (const [name, param] of Object.entries(shape)) {
+    let sentName: string | undefined;
+    for (const candidate of [name, ...param.aliases]) {
+      if (raw.get(candidate) === undefined) continue;
+      if (sentName !== undefined) throw confusingArguments(sentName, candidate);
+      sentName = candidate;
+    }
+    if (sentName === undefined) {
+      if (param.required) throw missingArgument(name);
+      values[name] = param.fallback;
+      continue;
+    }
+    used.add(sentName);
+    values[name] = param.read(raw.get(sentName) ?? "", sentName);
+  }
+  return { values: values as ParamValues<S>, used };
+}
+
+/** A raw, undecoded string parameter (Zulip's plain `str`). */
+export function str(opts: { maxLength?: number; trim?: boolean; nonEmpty?: boolean } = {}): Param<string> {
+  return new Param((raw, name) => {
+    const value = opts.trim ? raw.trim() : raw;
+    if (opts.maxLength !== undefined && [...value].length > opts.maxLength) {
+      throw badRequest(`${name} is too long (limit: ${opts.maxLength} characters)`);
+    }
+    if (opts.nonEmpty && value.length === 0) throw badRequest(`${name} cannot be blank`);
+    return value;
+  }, true, undefined);
+}
+
+/** A raw string that must be one of `choices`: `Invalid x` otherwise. */
+export function choice<const C extends string>(choices: readonly C[]): Param<C> {
+  return new Param((raw, name) => {
+    if (!(choices as readonly string[]).includes(raw)) throw badRequest(`Invalid ${name}`);
+    return raw as C;
+  }, true, undefined);
+}
+
+/** A JSON-encoded parameter, decoded and then checked strictly. */
+export function json<T>(check: Check<T>): Param<T> {
+  return new Param((raw, name) => check(decodeJson(raw, name), name), true, undefined);
+}
+
+/** A JSON integer; `5.0` and `"5"` are not integers. */
+export function int(opts: { min?: number; max?: number } = {}): Param<number> {
+  return new Param((raw, name) => {
+    const value = decodeJson(raw, name);
+    if (typeof value === "number" && !/^-?\d+$/.test(raw.trim())) throw badRequest(`${name} is not an integer`);
+    return isInt(opts)(value, name);
+  }, true, undefined);
+}
+
+/** A JSON boolean: only `true` and `false`. */
+export function bool(): Param<boolean> {
+  return json(isBool);
+}
+
+/** Parses a JSON value or fails with `x is not valid JSON`. */
+export function decodeJson(raw: string, name: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+/** Checks a boolean. */
+export const isBool: Check<boolean> = (value, name) => {
+  if (typeof value !== "boolean") throw badRequest(`${name} is not a boolean`);
+  return value;
+};
+
+/** Checks an integer, optionally bounded. */
+export function isInt(opts: { min?: number; max?: number } = {}): Check<number> {
+  return (value, name) => {
+    if (typeof value !== "number" || !Number.isInteger(value)) throw badRequest(`${name} is not an integer`);
+    if (opts.min !== undefined && value < opts.min) throw badRequest(`${name} is too small`);
+    if (opts.max !== undefined && value > opts.max) throw badRequest(`${name} is too large`);
+    return value;
+  };
+}
+
+/** Checks a string, optionally bounded in length. */
+export function isStr(opts: { maxLength?: number } = {}): Check<string> {
+  return (value, name) => {
+    if (typeof value !== "string") throw badRequest(`${name} is not a string`);
+    if (opts.maxLength !== undefined && [...value].length > opts.maxLength) {
+      throw badRequest(`${name} is too long (limit: ${opts.maxLength} characters)`);
+    }
+    return value;
+  };
+}
+
+/** Checks a value against a fixed set: `Invalid x` otherwise. */
+export function isOneOf<const C extends string | number>(choices: readonly C[]): Check<C> {
+  return (value, name) => {
+    if (!(choices as readonly unknown[]).includes(value)) throw badRequest(`Invalid ${name}`);
+    return value as C;
+  };
+}
+
+/** Checks a list, naming failing elements `x[i]`. */
+export function isList<T>(item: Check<T>): Check<T[]> {
+  return (value, name) => {
+    if (!Array.isArray(value)) throw badRequest(`${name} is not a list`);
+    return value.map((element, i) => item(element, `${name}[${i}]`));
+  };
+}
+
+/** Checks null or the inner check. */
+export function isNullable<T>(inner: Check<T>): Check<T | null> {
+  return (value, name) => (value === null ? null : inner(value, name));
+}
+
+/** Accepts the first alternative that passes; reports the last alternative's error otherwise. */
+export function isEither<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
+  return (value, name) => {
+    try {
+      return a(value, name);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return b(value, name);
+    }
+  };
+}
+
+type Fields = Record<string, Check<unknown>>;
+type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends Check<infer T> ? T : never };
+
+/** Checks an object with required keys and optional keys; other keys are refused. */
+export function isDict<R extends Fields, O extends Fields = Record<never, never>>(
+  required: R,
+  optional?: O,
+): Check<FieldValues<R> & Partial<FieldValues<O>>> {
+  return (value, name) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest(`${name} is not a dict`);
+    const input = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, check] of Object.entries(required)) {
+      if (!(key in input)) throw badRequest(`${key} key is missing from ${name}`);
+      out[key] = check(input[key], `${name}[${JSON.stringify(key)}]`);
+    }
+    for (const [key, check] of Object.entries(optional ?? {})) {
+      if (key in input) out[key] = check(input[key], `${name}[${JSON.stringify(key)}]`);
+    }
+    for (const key of Object.keys(input)) {
+      if (!(key in required) && !(optional && key in optional)) {
+        throw badRequest(`Argument "${key}" at ${name} is unexpected`);
+      }
+    }
+    return out as FieldValues<R> & Partial<FieldValues<O>>;
+  };
+}
+
+function isIntLike(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value);
+}
+
+/** Integer path segments (`/users/{user_id}`) are matched by the router; this converts them. */
+export function pathInt(value: string | undefined): number {
+  const n = Number(value);
+  return isIntLike(n) ? n : -1;
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import type { AppContext } from "../context.js";
+import type { UserRow } from "../db/queries/users.js";
+import { authenticate } from "./auth.js";
+import type { Endpoint } from "./endpoint.js";
+import { ApiError } from "./errors.js";
+import type { RawParams } from "./params.js";
+import type { RateLimiter } from "./rate-limit.js";
+
+/** The prefix every REST path is served under. */
+export const API_PREFIX = "/api/v1";
+
+const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The authenticated user, once auth has run (for the request log). */
+    userId?: number;
+  }
+}
+
+/** Registers endpoints under /api/v1, with Zulip's 405 and OPTIONS answers for each path. */
+export function registerEndpoints(app: FastifyInstance, ctx: AppContext, limiter: RateLimiter, endpoints: readonly Endpoint[]): void {
+  const byPath = new Map<string, Endpoint[]>();
+  for (const ep of endpoints) {
+    const list = byPath.get(ep.path) ?? [];
+    list.push(ep);
+    byPath.set(ep.path, list);
+  }
+  for (const [path, list] of byPath) {
+    const url = API_PREFIX + path;
+    for (const ep of list) {
+      app.route({ method: ep.method, url, handler: (request, reply) => serve(ctx, limiter, ep, request, reply) });
+    }
+    const declared = list.map((ep) => ep.method as string);
+    if (declared.includes("GET")) declared.push("HEAD");
+    const allowed = [...declared].sort();
+    app.route({
+      method: "OPTIONS",
+      url,
+      handler: async (_request, reply) => reply.code(204).header("Allow", allowed.join(", ")).send(),
+    });
+    const others = ALL_METHODS.filter((m) => !declared.includes(m) && m !== "OPTIONS");
+    if (others.length > 0) {
+      app.route({
+        method: others,
+        url,
+        handler: async (_request, reply) =>
+          reply
+            .code(405)
+            .header("Allow", allowed.join(", "))
+            .type("application/json")
+            .send(JSON.stringify({ result: "error", msg: "Method Not Allowed", allowed_methods: allowed })),
+      });
+    }
+  }
+}
+
+async function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  let user: UserRow | undefined;
+  if (ep.auth === "user") {
+    user = await authenticate(ctx, request.headers.authorization);
+    request.userId = user.id;
+    const state = limiter.hit(user.id, ctx.clock.now());
+    if (state) {
+      reply.header("X-RateLimit-Limit", String(state.limit));
+      reply.header("X-RateLimit-Remaining", String(state.remaining));
+      reply.header("X-RateLimit-Reset", String(state.reset));
+    }
+  }
+  const raw = rawParams(request);
+  const { payload, used } = await ep.run(
+    { ctx, user, params: {}, path: (request.params ?? {}) as Record<string, string>, request, reply },
+    raw,
+  );
+  if (reply.sent) return;
+  const ignored = [...new Set(raw.keys())].filter((k) => !used.has(k)).sort();
+  const body: Record<string, unknown> = { result: "success", msg: "", ...payload };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  reply.type("application/json").send(JSON.stringify(body) + "\n");
+}
+
+/** Body fields first, then the query string; a repeated field counts by its last value. */
+function rawParams(request: FastifyRequest): RawParams {
+  const body = asStringMap(request.body);
+  const query = asStringMap(request.query);
+  return {
+    get: (name) => body.get(name) ?? query.get(name),
+    keys: () => [...body.keys(), ...query.keys()],
+  };
+}
+
+function asStringMap(source: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof source !== "object" || source === null) return out;
+  for (const [key, value] of Object.entries(source)) {
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof last === "string") out.set(key, last);
+    else if (Buffer.isBuffer(last)) out.set(key, last.toString("utf8"));
+  }
+  return out;
+}
+
+/** Turns any thrown value into Zulip's error envelope; unexpected errors become a logged 500. */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, log: Logger): void {
+  if (error instanceof ApiError) {
+    reply.code(error.status).headers(error.headers).type("application/json").send(JSON.stringify(error.body()) + "\n");
+    return;
+  }
+  const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) : 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own request errors (body too large, malformed encoding): the client's fault.
+    const message = error instanceof Error ? error.message : "Bad request";
+    reply.code(status).type("application/json").send(JSON.stringify({ result: "error", msg: message, code: "BAD_REQUEST" }) + "\n");
+    return;
+  }
+  log.error({ err: error, reqId: request.id, method: request.method, url: request.url }, "unexpected error");
+  reply.code(500).type("application/json").send(JSON.stringify({ result: "error", msg: "Internal server error" }) + "\n");
+}

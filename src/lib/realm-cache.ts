@@ -1,0 +1,23 @@
+import type { Db } from "../db/index.js";
+import { realmById, type RealmRow } from "../db/queries/realms.js";
+
+/** Realms by id, in memory; actions that change a realm call `forget` after their commit. */
+export class RealmCache {
+  private readonly byId = new Map<number, RealmRow>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The realm with this id, or undefined. */
+  async get(id: number): Promise<RealmRow | undefined> {
+    const cached = this.byId.get(id);
+    if (cached) return cached;
+    const row = await realmById(this.db, id);
+    if (row) this.byId.set(id, row);
+    return row;
+  }
+
+  /** Drops a realm after a change. */
+  forget(id: number): void {
+    this.byId.delete(id);
+  }
+}

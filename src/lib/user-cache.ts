@@ -1,0 +1,45 @@
+import type { Db } from "../db/index.js";
+import { userByApiKey, userById, type UserRow } from "../db/queries/users.js";
+
+/**
+ * Users by id and by API key, kept in memory for the hot path (every request authenticates).
+ * Misses fall through to the database, so users created by another process are found;
+ * actions that change a user call `forget` after their commit.
+ */
+export class UserCache {
+  private readonly byId = new Map<number, UserRow>();
+  private readonly byKey = new Map<string, UserRow>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The user with this API key, or undefined. */
+  async byApiKey(apiKey: string): Promise<UserRow | undefined> {
+    const cached = this.byKey.get(apiKey);
+    if (cached) return cached;
+    const row = await userByApiKey(this.db, apiKey);
+    if (row) this.remember(row);
+    return row;
+  }
+
+  /** The user with this id, or undefined. */
+  async get(id: number): Promise<UserRow | undefined> {
+    const cached = this.byId.get(id);
+    if (cached) return cached;
+    const row = await userById(this.db, id);
+    if (row) this.remember(row);
+    return row;
+  }
+
+  /** Drops a user after a change, so the next read sees the database. */
+  forget(id: number): void {
+    const row = this.byId.get(id);
+    if (!row) return;
+    this.byId.delete(id);
+    this.byKey.delete(row.api_key);
+  }
+
+  private remember(row: UserRow): void {
+    this.byId.set(row.id, row);
+    this.byKey.set(row.api_key, row);
+  }
+}

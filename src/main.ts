@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+import { Command, Option } from "commander";
+import { createContext } from "./app.js";
+import { createRealm } from "./actions/realms.js";
+import { checkCreateUser } from "./actions/users.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import type { AppContext } from "./context.js";
+import { defaultRealm } from "./db/queries/realms.js";
+import { userByDeliveryEmail } from "./db/queries/users.js";
+import { ApiError } from "./http/errors.js";
+import { ROLE_NAMES } from "./lib/roles.js";
+import { randomToken } from "./lib/secrets.js";
+import { checkFullName } from "./lib/users.js";
+import { serve } from "./server.js";
+
+/** The `rookery` command. */
+const program = new Command("rookery").description("Rookery: a team-chat server that speaks the Zulip API").showHelpAfterError();
+
+program
+  .command("serve", { isDefault: true })
+  .description("run the server (the default command)")
+  .action(async () => {
+    await serve(config());
+  });
+
+program
+  .command("create-realm")
+  .description("create an organisation and its owner")
+  .requiredOption("--name <name>", "organisation name")
+  .requiredOption("--owner-email <email>", "owner's email address")
+  .requiredOption("--owner-name <name>", "owner's full name")
+  .option("--password <password>", "owner's password (generated when omitted)")
+  .option("--subdomain <subdomain>", "subdomain the organisation is served on", "")
+  .option("--json", "print the result as JSON")
+  .action((opts: { name: string; ownerEmail: string; ownerName: string; password?: string; subdomain: string; json?: boolean }) =>
+    withContext(async (ctx) => {
+      const password = opts.password ?? randomToken(16);
+      const { realm, owner } = await createRealm(ctx, {
+        name: opts.name,
+        stringId: opts.subdomain,
+        ownerEmail: opts.ownerEmail,
+        ownerName: checkFullName(opts.ownerName),
+        password,
+      });
+      const result = { realm_id: realm.id, user_id: owner.id, email: owner.delivery_email, api_key: owner.api_key };
+      print(result, opts.json, opts.password ? undefined : password);
+    }),
+  );
+
+program
+  .command("create-user")
+  .description("create a user (or a bot) in the organisation")
+  .requiredOption("--email <email>", "email address")
+  .requiredOption("--name <name>", "full name")
+  .addOption(new Option("--role <role>", "role").choices(Object.keys(ROLE_NAMES)).default("member"))
+  .option("--bot", "create a generic bot")
+  .option("--password <password>", "password (generated when omitted)")
+  .option("--json", "print the result as JSON")
+  .action((opts: { email: string; name: string; role: string; bot?: boolean; password?: string; json?: boolean }) =>
+    withContext(async (ctx) => {
+      const realm = await defaultRealm(ctx.db);
+      if (!realm) throw new ApiError("No organisation exists yet: run create-realm first");
+      const password = opts.bot ? null : (opts.password ?? randomToken(16));
+      const user = await checkCreateUser(ctx, {
+        realmId: realm.id,
+        email: opts.email,
+        fullName: checkFullName(opts.name),
+        password,
+        role: ROLE_NAMES[opts.role] ?? 400,
+        ...(opts.bot ? { bot: { type: 1, ownerId: null } } : {}),
+      });
+      const result = { realm_id: realm.id, user_id: user.id, email: user.delivery_email, api_key: user.api_key };
+      print(result, opts.json, opts.password || opts.bot ? undefined : (password ?? undefined));
+    }),
+  );
+
+program
+  .command("api-key")
+  .description("print a user's API key")
+  .requiredOption("--email <email>", "email address")
+  .action((opts: { email: string }) =>
+    withContext(async (ctx) => {
+      const realm = await defaultRealm(ctx.db);
+      const user = realm ? await userByDeliveryEmail(ctx.db, realm.id, opts.email) : undefined;
+      if (!user) throw new ApiError(`No user with email ${opts.email}`);
+      process.stdout.write(user.api_key + "\n");
+    }),
+  );
+
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void> {
+  const ctx = await createContext({ ...config(), logLevel: "warn" });
+  try {
+    await fn(ctx);
+  } catch (error) {
+    await ctx.store.close();
+    fail(error);
+  }
+  await ctx.store.close();
+}
+
+function print(result: Record<string, unknown>, json: boolean | undefined, generatedPassword: string | undefined): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(result) + "\n");
+    return;
+  }
+  for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);
+  if (generatedPassword) process.stdout.write(`password: ${generatedPassword}\n`);
+}
+
+function fail(error: unknown): never {
+  const message = error instanceof ApiError || error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`rookery: ${message}\n`);
+  process.exit(1);
+}
+
+program.parseAsync().catch(fail);

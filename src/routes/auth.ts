@@ -1,0 +1,86 @@
+import { createHash } from "node:crypto";
+import { doRegenerateApiKey } from "../actions/users.js";
+import type { AppContext } from "../context.js";
+import { defaultRealm } from "../db/queries/realms.js";
+import { userByDeliveryEmail } from "../db/queries/users.js";
+import { endpoint, publicEndpoint } from "../http/endpoint.js";
+import { ApiError, badRequest } from "../http/errors.js";
+import { str } from "../http/params.js";
+import { verifyPassword } from "../lib/secrets.js";
+import { FEATURE_LEVEL, VERSION } from "../version.js";
+
+const AUTHENTICATION_METHODS = {
+  password: true,
+  dev: false,
+  email: true,
+  ldap: false,
+  remoteuser: false,
+  github: false,
+  azuread: false,
+  gitlab: false,
+  apple: false,
+  google: false,
+  saml: false,
+  "openid connect": false,
+};
+
+async function servedRealm(ctx: AppContext) {
+  const realm = await defaultRealm(ctx.db);
+  if (!realm) throw new ApiError("Invalid subdomain", "NONEXISTENT_SUBDOMAIN", 404);
+  return realm;
+}
+
+/** Login: server settings, API key by password, API key rotation. */
+export const authEndpoints = [
+  publicEndpoint({
+    method: "GET",
+    path: "/server_settings",
+    params: {},
+    async handler({ ctx }) {
+      const realm = await servedRealm(ctx);
+      const url = ctx.config.externalUrl;
+      return {
+        authentication_methods: AUTHENTICATION_METHODS,
+        external_authentication_methods: [],
+        zulip_feature_level: FEATURE_LEVEL,
+        zulip_version: VERSION,
+        zulip_merge_base: VERSION,
+        push_notifications_enabled: false,
+        is_incompatible: false,
+        email_auth_enabled: true,
+        require_email_format_usernames: true,
+        realm_uri: url,
+        realm_url: url,
+        realm_name: realm.name,
+        realm_icon: `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`,
+        realm_description: realm.description,
+        realm_web_public_access_enabled: false,
+      };
+    },
+  }),
+  publicEndpoint({
+    method: "POST",
+    path: "/fetch_api_key",
+    params: { username: str(), password: str() },
+    async handler({ ctx, params }) {
+      const realm = await servedRealm(ctx);
+      const username = params.username.trim();
+      if (!/^[^\s@]+@[^\s@]+$/.test(username)) throw badRequest("Enter a valid email address.");
+      const user = await userByDeliveryEmail(ctx.db, realm.id, username);
+      if (!user || !(await verifyPassword(params.password, user.password_hash))) {
+        throw new ApiError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
+      }
+      if (realm.deactivated) throw new ApiError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
+      if (!user.is_active) throw new ApiError("Account is deactivated", "USER_DEACTIVATED", 401);
+      return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/users/me/api_key/regenerate",
+    params: {},
+    async handler({ ctx, user }) {
+      return { api_key: await doRegenerateApiKey(ctx, user) };
+    },
+  }),
+];

@@ -1,0 +1,54 @@
+import { buildApp, type App } from "./app.js";
+import type { Config } from "./config.js";
+import { defaultRealm } from "./db/queries/realms.js";
+import { createRealm } from "./actions/realms.js";
+import { randomToken } from "./lib/secrets.js";
+
+/** Starts the server: builds the app, creates the first organisation on an empty database, listens. */
+export async function serve(config: Config): Promise<App> {
+  const app = await buildApp(config);
+  const firstRun = !(await defaultRealm(app.ctx.db));
+  let welcome = "";
+  if (firstRun) {
+    const password = randomToken(16);
+    const email = "owner@rookery.local";
+    const { owner } = await createRealm(app.ctx, { name: "Rookery", stringId: "", ownerEmail: email, ownerName: "Owner", password });
+    welcome = firstRunText(config.externalUrl, email, password, owner.api_key);
+  }
+  await app.http.listen({ host: config.host, port: config.port });
+  process.stdout.write(welcome + `Rookery is serving ${config.externalUrl}\n`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.ctx.log.info({ signal }, "shutting down");
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.ctx.log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  return app;
+}
+
+function firstRunText(url: string, email: string, password: string, apiKey: string): string {
+  return [
+    "Created the organisation and its owner. This is shown once:",
+    `  URL:      ${url}`,
+    `  Email:    ${email}`,
+    `  Password: ${password}`,
+    `  API key:  ${apiKey}`,
+    "",
+    "A zuliprc for Zulip's clients and bots:",
+    "[api]",
+    `email=${email}`,
+    `key=${apiKey}`,
+    `site=${url}`,
+    "",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,307 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { parse } from "yaml";
+
+/** Validate one HTTP response; throws an Error with a readable message listing schema errors, or returns void. */
+export function validateResponse(method: string, path: string, status: number, body: unknown): void {
+  const verb = normaliseMethod(method);
+  const concrete = normalisePath(path);
+  const label = `${method.toUpperCase()} ${concrete} → ${status}`;
+  if (isUndocumented(verb, concrete)) return;
+  const candidates = operationsFor(verb, concrete);
+  if (candidates.length === 0) throw new Error(`${label}: Zulip's OpenAPI document has no operation for this method and path`);
+  const failures: string[] = [];
+  for (const template of candidates) {
+    const pointers = responsePointers(template, verb, status);
+    if (pointers.length === 0) failures.push(`${template}: no response documented for ${status} (documented: ${documentedStatuses(template, verb)})`);
+    for (const pointer of pointers) {
+      if (pointer === "") return; // documented without a JSON body: nothing to check
+      const problems = check(pointer, body);
+      if (problems === undefined) return;
+      failures.push(`${template} (${pointer}):\n${problems}`);
+    }
+  }
+  throw new Error(`${label} does not match Zulip's OpenAPI document:\n${failures.join("\n")}`);
+}
+
+/** Validate one event object (as returned in GET /events `events`) against the /events 200 response's event union. */
+export function validateEvent(event: unknown): void {
+  if (!isObj(event) || typeof event.type !== "string" || typeof event.id !== "number") {
+    throw new Error(`event must be an object with a string "type" and a numeric "id": ${JSON.stringify(event)}`);
+  }
+  const op = typeof event.op === "string" ? event.op : undefined;
+  const label = `event type=${event.type}${op === undefined ? "" : ` op=${op}`}`;
+  const alternatives = eventAlternatives().filter(
+    (alt) => (alt.types === undefined || alt.types.includes(event.type)) && (alt.ops === undefined || op === undefined || alt.ops.includes(op)),
+  );
+  if (alternatives.length === 0) throw new Error(`${label}: no such event type/op in Zulip's OpenAPI document`);
+  // The union is a oneOf whose alternatives overlap, so any match is accepted (anyOf semantics).
+  const failures: string[] = [];
+  for (const alt of alternatives) {
+    const problems = check(alt.pointer, event);
+    if (problems === undefined) return;
+    failures.push(`${alt.pointer}:\n${problems}`);
+  }
+  throw new Error(`${label} does not match Zulip's OpenAPI document:\n${failures.join("\n")}\nevent: ${JSON.stringify(event)}`);
+}
+
+/** True when the document has an operation for this method+path. */
+export function hasOperation(method: string, path: string): boolean {
+  return operationsFor(normaliseMethod(method), normalisePath(path)).length > 0;
+}
+
+type Obj = { [key: string]: unknown };
+interface EventAlternative { pointer: string; types: string[] | undefined; ops: string[] | undefined }
+interface Spec { doc: Obj; paths: Obj; ajv: Ajv }
+
+const SPEC_FILE = fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
+const DOC_ID = "zulip-openapi.json";
+/** Zulip documents its errors common to all endpoints (400, 401, 429) on this pseudo-endpoint. */
+const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"];
+
+/** Endpoints Zulip serves but does not document, as "METHOD /template"; their responses are not checked. */
+const UNDOCUMENTED_ENDPOINTS: readonly string[] = [];
+
+/**
+ * Properties a feature-level-275 server sends that Zulip 11's document forbids or types differently.
+ * Each names the component schema whose closed object (additionalProperties: false) gains or replaces the property.
+ */
+const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; definition: Obj }[] = [
+  // Removed in Zulip 10.0 (feature level 363), replaced by the realm's can_manage_billing_group; sent at 275.
+  { schema: "get_own_user_200_response", property: "is_billing_admin", definition: { type: "boolean" } },
+  { schema: "User", property: "is_billing_admin", definition: { type: "boolean" } },
+  // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
+  { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
+];
+
+const ANNOTATIONS = new Set(["description", "example", "examples", "deprecated", "title", "default", "readOnly", "writeOnly"]);
+let spec: Spec | undefined;
+const validators = new Map<string, ValidateFunction>();
+let events: EventAlternative[] | undefined;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function normaliseMethod(method: string): string {
+  const lower = method.toLowerCase();
+  return lower === "head" ? "get" : lower;
+}
+
+function normalisePath(path: string): string {
+  const bare = path.split(/[?#]/)[0] ?? "";
+  return bare.startsWith("/api/v1/") ? bare.slice("/api/v1".length) : bare;
+}
+
+function loadSpec(): Spec {
+  if (spec !== undefined) return spec;
+  const raw: unknown = parse(readFileSync(SPEC_FILE, "utf8"));
+  if (!isObj(raw) || !isObj(raw.paths) || !isObj(raw.components) || !isObj(raw.components.schemas)) {
+    throw new Error(`${SPEC_FILE} is not an OpenAPI document`);
+  }
+  for (const diff of KNOWN_VERSION_DIFFERENCES) addAllowedProperty(raw.components.schemas, diff.schema, diff.property, diff.definition);
+  const flat = flatten(raw, raw, new Map());
+  const doc = toJsonSchema(flat);
+  if (!isObj(doc) || !isObj(doc.paths)) throw new Error("normalising the OpenAPI document failed");
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, validateSchema: false, logger: false });
+  ajv.addSchema(doc, DOC_ID);
+  spec = { doc, paths: doc.paths, ajv };
+  return spec;
+}
+
+function addAllowedProperty(schemas: Obj, name: string, property: string, definition: Obj): void {
+  const schema = schemas[name];
+  const parts = isObj(schema) ? [schema, ...(Array.isArray(schema.allOf) ? schema.allOf : [])] : [];
+  const closed = parts.find((part): part is Obj => isObj(part) && part.additionalProperties === false && isObj(part.properties));
+  if (closed === undefined || !isObj(closed.properties)) throw new Error(`KNOWN_VERSION_DIFFERENCES: ${name} has no closed object`);
+  closed.properties[property] = definition;
+}
+
+function at(root: Obj, pointer: string): unknown {
+  const keys = pointer.split("/").slice(1).map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return keys.reduce<unknown>((node, key) => (isObj(node) ? node[key] : undefined), root);
+}
+
+function deref(root: Obj, node: unknown): unknown {
+  let current = node;
+  for (let hops = 0; isObj(current) && typeof current.$ref === "string" && hops < 20; hops++) current = at(root, current.$ref.slice(1));
+  return current;
+}
+
+/** Merges `allOf` members into one schema, so OpenAPI's `{nullable: true}` overrides apply to the base's property. */
+function flatten(root: Obj, node: unknown, memo: Map<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((item) => flatten(root, item, memo));
+  if (!isObj(node)) return node;
+  const out: Obj = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === "example" || key === "examples" ? value : flatten(root, value, memo);
+  if (!Array.isArray(out.allOf)) return out;
+  const members = out.allOf.map((member) => {
+    const ref = isObj(member) && typeof member.$ref === "string" ? member.$ref : undefined;
+    if (ref === undefined) return member;
+    if (!memo.has(ref)) memo.set(ref, flatten(root, deref(root, member), memo));
+    return memo.get(ref);
+  });
+  const { allOf: _allOf, ...rest } = out;
+  return members.reduce<Obj | undefined>((acc, member) => (acc === undefined || !isObj(member) ? undefined : merge(acc, member)), rest) ?? out;
+}
+
+/** Intersection of two schemas when it is expressible without allOf, else undefined. */
+function merge(a: Obj, b: Obj): Obj | undefined {
+  const out: Obj = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const mine = out[key];
+    if (mine === undefined || ANNOTATIONS.has(key)) out[key] = value;
+    else if (key === "nullable") out[key] = mine === true || value === true;
+    else if (key === "required" && Array.isArray(mine) && Array.isArray(value)) out[key] = [...new Set([...mine, ...value])];
+    else if (key === "properties" && isObj(mine) && isObj(value)) out[key] = mergeProperties(mine, value);
+    else if (JSON.stringify(mine) !== JSON.stringify(value)) return undefined;
+  }
+  // A closed member only admits its own properties; keep that after merging.
+  const closed = [a, b].filter((part) => part.additionalProperties === false).map((part) => Object.keys(isObj(part.properties) ? part.properties : {}));
+  if (closed.length > 0 && isObj(out.properties)) {
+    const props = out.properties;
+    out.properties = Object.fromEntries(Object.entries(props).filter(([name]) => closed.every((names) => names.includes(name))));
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+function mergeProperties(a: Obj, b: Obj): Obj {
+  const out: Obj = { ...a };
+  for (const [name, schema] of Object.entries(b)) {
+    const mine = out[name];
+    out[name] = isObj(mine) && isObj(schema) ? (merge(mine, schema) ?? { allOf: [mine, schema] }) : schema;
+  }
+  return out;
+}
+
+/** OpenAPI 3.0 → JSON Schema: `nullable` becomes a null type, and `oneOf` (whose alternatives overlap in Zulip's document) becomes `anyOf`. */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (!isObj(node)) return node;
+  const out: Obj = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "example" || key === "examples") out[key] = value;
+    else if (key === "oneOf") out.anyOf = toJsonSchema(value);
+    else out[key] = toJsonSchema(value);
+  }
+  if (out.nullable !== true) return out;
+  delete out.nullable;
+  if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+  if (typeof out.type === "string") return { ...out, type: [out.type, "null"] };
+  return Object.keys(out).some((key) => !ANNOTATIONS.has(key)) ? { anyOf: [{ type: "null" }, out] } : out;
+}
+
+function isUndocumented(verb: string, concrete: string): boolean {
+  return UNDOCUMENTED_ENDPOINTS.some((entry) => {
+    const [entryMethod = "", template = ""] = entry.split(" ");
+    return normaliseMethod(entryMethod) === verb && matchedTemplates(concrete, [template]).length > 0;
+  });
+}
+
+function matchedTemplates(concrete: string, templates: readonly string[]): string[] {
+  const segments = concrete.split("/");
+  const scored: [string, string][] = [];
+  for (const template of templates) {
+    const parts = template.split("/");
+    if (parts.length !== segments.length) continue;
+    const score = parts.map((part, i) => (part.startsWith("{") && part.endsWith("}") && segments[i] !== "" ? "0" : part === segments[i] ? "1" : "x")).join("");
+    if (!score.includes("x")) scored.push([template, score]);
+  }
+  // Literal segments beat templates, left to right (`/users/me` over `/users/{user_id}`).
+  const best = scored.reduce((max, [, score]) => (score > max ? score : max), "");
+  return scored.filter(([, score]) => score === best).map(([template]) => template);
+}
+
+function operationsFor(verb: string, concrete: string): string[] {
+  const { paths } = loadSpec();
+  return matchedTemplates(concrete, Object.keys(paths)).filter((template) => {
+    const item = paths[template];
+    return isObj(item) && isObj(item[verb]);
+  });
+}
+
+function pointerOf(...keys: string[]): string {
+  return keys.map((key) => `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+/**
+ * Pointers to the schemas a response may match: the operation's own response for the status (exact, `4XX`, `default`)
+ * and Zulip's common error response for it; "" stands for a documented response without a JSON body.
+ */
+function responsePointers(template: string, verb: string, status: number): string[] {
+  const own = responseAt(pointerOf("paths", template, verb, "responses"), [String(status), `${Math.floor(status / 100)}XX`, "default"]);
+  const common = responseAt(pointerOf("paths", ...COMMON_ERRORS, "responses"), [String(status)]);
+  return [own, common].filter((pointer): pointer is string => pointer !== undefined);
+}
+
+function responseAt(responsesPointer: string, codes: readonly string[]): string | undefined {
+  const { doc } = loadSpec();
+  const responses = at(doc, responsesPointer);
+  const code = isObj(responses) ? codes.find((candidate) => candidate in responses) : undefined;
+  if (code === undefined) return undefined;
+  let base = `${responsesPointer}${pointerOf(code)}`;
+  let response = at(doc, base);
+  if (isObj(response) && typeof response.$ref === "string") {
+    base = response.$ref.slice(1);
+    response = deref(doc, response);
+  }
+  const content = isObj(response) && isObj(response.content) ? response.content["application/json"] : undefined;
+  return isObj(content) && content.schema !== undefined ? `${base}${pointerOf("content", "application/json", "schema")}` : "";
+}
+
+function documentedStatuses(template: string, verb: string): string {
+  const operation = at(loadSpec().doc, pointerOf("paths", template, verb));
+  return isObj(operation) && isObj(operation.responses) ? Object.keys(operation.responses).join(", ") : "none";
+}
+
+/** Undefined when `value` matches the schema at `pointer`, else the readable errors. */
+function check(pointer: string, value: unknown): string | undefined {
+  let validate = validators.get(pointer);
+  if (validate === undefined) {
+    const fragment = pointer.split("/").map(encodeURIComponent).join("/");
+    validate = loadSpec().ajv.compile({ $ref: `${DOC_ID}#${fragment}` });
+    validators.set(pointer, validate);
+  }
+  if (validate(value)) return undefined;
+  return formatErrors(validate.errors ?? []);
+}
+
+function formatErrors(errors: readonly ErrorObject[]): string {
+  const lines = errors.map((error) => {
+    const where = error.instancePath === "" ? "(root)" : error.instancePath;
+    const params = "additionalProperty" in error.params ? ` '${String(error.params.additionalProperty)}'` : "";
+    const allowed = error.keyword === "enum" ? ` ${JSON.stringify(error.params.allowedValues)}` : "";
+    return `  ${where} ${error.message ?? error.keyword}${params}${allowed}`;
+  });
+  const unique = [...new Set(lines)];
+  return unique.length > 25 ? [...unique.slice(0, 25), `  … and ${unique.length - 25} more`].join("\n") : unique.join("\n");
+}
+
+function eventAlternatives(): EventAlternative[] {
+  if (events !== undefined) return events;
+  const { doc } = loadSpec();
+  const [responsePointer] = responsePointers("/events", "get", 200);
+  if (responsePointer === undefined || responsePointer === "") throw new Error("the document has no GET /events 200 schema");
+  const response = deref(doc, at(doc, responsePointer));
+  const items = isObj(response) && isObj(response.properties) && isObj(response.properties.events) ? response.properties.events.items : undefined;
+  const itemsRef = isObj(items) && typeof items.$ref === "string" ? items.$ref : `#${responsePointer}${pointerOf("properties", "events", "items")}`;
+  const union = deref(doc, items);
+  const list = isObj(union) && Array.isArray(union.anyOf) ? union.anyOf : [];
+  events = list.map((alt: unknown, i) => {
+    const pointer = isObj(alt) && typeof alt.$ref === "string" ? alt.$ref.slice(1) : `${itemsRef.slice(1)}${pointerOf("anyOf", String(i))}`;
+    const schema = deref(doc, alt);
+    const props = isObj(schema) && isObj(schema.properties) ? schema.properties : {};
+    return { pointer, types: enumOf(doc, props.type), ops: enumOf(doc, props.op) };
+  });
+  return events;
+}
+
+function enumOf(doc: Obj, node: unknown): string[] | undefined {
+  const schema = deref(doc, node);
+  if (!isObj(schema)) return undefined;
+  if (Array.isArray(schema.enum)) return schema.enum.filter((value): value is string => typeof value === "string");
+  const members = Array.isArray(schema.allOf) ? schema.allOf : [];
+  return members.map((member) => enumOf(doc, member)).find((values) => values !== undefined);
+}

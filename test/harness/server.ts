@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import pino from "pino";
+import { buildApp, type App } from "../../src/app.js";
+import { createRealm } from "../../src/actions/realms.js";
+import { checkCreateUser } from "../../src/actions/users.js";
+import type { Clock } from "../../src/clock.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import type { UserRow } from "../../src/db/queries/users.js";
+import { Role } from "../../src/lib/roles.js";
+import { Client } from "./client.js";
+
+/** The named fixture users every test server has. */
+export const FIXTURE_USERS = {
+  desdemona: { email: "desdemona@zulip.com", name: "Desdemona", role: Role.OWNER },
+  iago: { email: "iago@zulip.com", name: "Iago", role: Role.ADMINISTRATOR },
+  shiva: { email: "shiva@zulip.com", name: "Shiva", role: Role.MODERATOR },
+  hamlet: { email: "hamlet@zulip.com", name: "King Hamlet", role: Role.MEMBER },
+  othello: { email: "othello@zulip.com", name: "Othello, the Moor of Venice", role: Role.MEMBER },
+  cordelia: { email: "cordelia@zulip.com", name: "Cordelia, Lear's daughter", role: Role.MEMBER },
+  polonius: { email: "polonius@zulip.com", name: "Polonius", role: Role.GUEST },
+} as const;
+
+/** Fixture names: the humans above plus `bot` (a generic bot owned by hamlet). */
+export type FixtureName = keyof typeof FIXTURE_USERS | "bot";
+
+/** A test clock: starts at a fixed instant and moves only when told. */
+export class TestClock implements Clock {
+  constructor(private ms = Date.UTC(2024, 4, 1, 12, 0, 0)) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+/** A running test server: real HTTP on 127.0.0.1, a fresh database, fixture users. */
+export interface TestServer {
+  app: App;
+  url: string;
+  clock: TestClock;
+  dataDir: string;
+  users: Record<FixtureName, UserRow>;
+  /** The password every fixture human has. */
+  password: string;
+  /** A client authenticated as a fixture user (or any user row). */
+  as(who: FixtureName | UserRow): Client;
+  /** A client with no credentials. */
+  anonymous(): Client;
+  stop(): Promise<void>;
+}
+
+/** Which backend the suite runs on: ROOKERY_TEST_DB=postgres uses ROOKERY_TEST_PG_URL. */
+export function testBackend(): "sqlite" | "postgres" {
+  return process.env.ROOKERY_TEST_DB === "postgres" ? "postgres" : "sqlite";
+}
+
+/** Starts a server on a fresh database with the fixture organisation. */
+export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-test-"));
+  const { url: databaseUrl, drop } = await freshDatabase(dataDir);
+  const config: Config = {
+    ...loadConfig({}),
+    host: "127.0.0.1",
+    port: 0,
+    dataDir,
+    databaseUrl,
+    logLevel: "silent",
+    rateLimitPerMinute: 0,
+    ...overrides,
+  };
+  const clock = new TestClock();
+  const app = await buildApp(config, { clock, logger: pino({ level: process.env.ROOKERY_TEST_LOG ?? "silent" }) });
+  const address = await app.http.listen({ host: "127.0.0.1", port: 0 });
+  const password = "test-password-123";
+  const { owner } = await createRealm(app.ctx, {
+    name: "Zulip Dev",
+    stringId: "",
+    ownerEmail: FIXTURE_USERS.desdemona.email,
+    ownerName: FIXTURE_USERS.desdemona.name,
+    password,
+  });
+  const users = { desdemona: owner } as Record<FixtureName, UserRow>;
+  for (const [name, spec] of Object.entries(FIXTURE_USERS)) {
+    if (name === "desdemona") continue;
+    users[name as FixtureName] = await checkCreateUser(app.ctx, {
+      realmId: owner.realm_id,
+      email: spec.email,
+      fullName: spec.name,
+      password,
+      role: spec.role,
+    });
+  }
+  users.bot = await checkCreateUser(app.ctx, {
+    realmId: owner.realm_id,
+    email: "default-bot@zulip.com",
+    fullName: "Hamlet's bot",
+    password: null,
+    role: Role.MEMBER,
+    bot: { type: 1, ownerId: users.hamlet.id },
+  });
+  const server: TestServer = {
+    app,
+    url: address,
+    clock,
+    dataDir,
+    users,
+    password,
+    as: (who) => {
+      const user = typeof who === "string" ? server.users[who] : who;
+      return new Client(address, { email: user.delivery_email, apiKey: user.api_key });
+    },
+    anonymous: () => new Client(address, undefined),
+    async stop() {
+      await app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+async function freshDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (testBackend() === "sqlite") return { url: `sqlite:${path.join(dataDir, "test.sqlite3")}`, drop: async () => {} };
+  const admin = process.env.ROOKERY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = `rookery_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
