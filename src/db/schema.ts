@@ -57,10 +57,104 @@ export interface CustomProfileFieldValueTable {
   rendered_value: string | null;
 }
 
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  is_web_public: number;
+  history_public_to_subscribers: number;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  can_remove_subscribers_group: number;
+  date_created: number;
+  creator_id: number | null;
+  first_message_id: number | null;
+  deactivated: number;
+}
+
+export interface SubscriptionTable {
+  user_id: number;
+  stream_id: number;
+  active: number;
+  is_user_active: number;
+  color: string;
+  is_muted: number;
+  pin_to_top: number;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  stream_id: number | null;
+  topic: string;
+  dm_key: string;
+  content: string;
+  rendered_content: string;
+  date_sent: number;
+  last_edit_time: number | null;
+  edit_history: string | null;
+  has_link: number;
+  has_image: number;
+  has_attachment: number;
+  is_me_message: number;
+  client: string;
+}
+
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  flags: number;
+}
+
+export interface ReactionTable {
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface UserTopicTable {
+  user_id: number;
+  stream_id: number;
+  topic_name: string;
+  topic_key: string;
+  visibility_policy: number;
+  last_updated: number;
+}
+
+export interface MutedUserTable {
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}
+
 /** The whole database. */
 export interface Database {
   realm: RealmTable;
   user: UserTable;
   custom_profile_field: CustomProfileFieldTable;
   custom_profile_field_value: CustomProfileFieldValueTable;
+  stream: StreamTable;
+  subscription: SubscriptionTable;
+  default_stream: DefaultStreamTable;
+  message: MessageTable;
+  user_message: UserMessageTable;
+  reaction: ReactionTable;
+  user_topic: UserTopicTable;
+  muted_user: MutedUserTable;
 }

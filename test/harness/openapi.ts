@@ -32,8 +32,9 @@ export function validateEvent(event: unknown): void {
   }
   const op = typeof event.op === "string" ? event.op : undefined;
   const label = `event type=${event.type}${op === undefined ? "" : ` op=${op}`}`;
+  const type = event.type;
   const alternatives = eventAlternatives().filter(
-    (alt) => (alt.types === undefined || alt.types.includes(event.type)) && (alt.ops === undefined || op === undefined || alt.ops.includes(op)),
+    (alt) => (alt.types?.includes(type) ?? true) && (op === undefined || (alt.ops?.includes(op) ?? true)),
   );
   if (alternatives.length === 0) throw new Error(`${label}: no such event type/op in Zulip's OpenAPI document`);
   // The union is a oneOf whose alternatives overlap, so any match is accepted (anyOf semantics).
@@ -100,7 +101,9 @@ function loadSpec(): Spec {
   if (!isObj(raw) || !isObj(raw.paths) || !isObj(raw.components) || !isObj(raw.components.schemas)) {
     throw new Error(`${SPEC_FILE} is not an OpenAPI document`);
   }
-  for (const diff of KNOWN_VERSION_DIFFERENCES) addAllowedProperty(raw.components.schemas, diff.schema, diff.property, diff.definition);
+  for (const { schema, property, definition } of KNOWN_VERSION_DIFFERENCES) {
+    addAllowedProperty(raw.components.schemas, schema, property, definition);
+  }
   const flat = flatten(raw, raw, new Map());
   const doc = toJsonSchema(flat);
   if (!isObj(doc) || !isObj(doc.paths)) throw new Error("normalising the OpenAPI document failed");
@@ -125,7 +128,9 @@ function at(root: Obj, pointer: string): unknown {
 
 function deref(root: Obj, node: unknown): unknown {
   let current = node;
-  for (let hops = 0; isObj(current) && typeof current.$ref === "string" && hops < 20; hops++) current = at(root, current.$ref.slice(1));
+  for (let hops = 0; isObj(current) && typeof current.$ref === "string" && hops < 20; hops++) {
+    current = at(root, current.$ref.slice(1));
+  }
   return current;
 }
 
@@ -142,8 +147,10 @@ function flatten(root: Obj, node: unknown, memo: Map<string, unknown>): unknown 
     if (!memo.has(ref)) memo.set(ref, flatten(root, deref(root, member), memo));
     return memo.get(ref);
   });
-  const { allOf: _allOf, ...rest } = out;
-  return members.reduce<Obj | undefined>((acc, member) => (acc === undefined || !isObj(member) ? undefined : merge(acc, member)), rest) ?? out;
+  const rest: Obj = { ...out };
+  delete rest.allOf;
+  const merged = members.reduce<Obj | undefined>((acc, member) => (acc !== undefined && isObj(member) ? merge(acc, member) : undefined), rest);
+  return merged ?? out;
 }
 
 /** Intersection of two schemas when it is expressible without allOf, else undefined. */
@@ -158,7 +165,9 @@ function merge(a: Obj, b: Obj): Obj | undefined {
     else if (JSON.stringify(mine) !== JSON.stringify(value)) return undefined;
   }
   // A closed member only admits its own properties; keep that after merging.
-  const closed = [a, b].filter((part) => part.additionalProperties === false).map((part) => Object.keys(isObj(part.properties) ? part.properties : {}));
+  const closed = [a, b]
+    .filter((part) => part.additionalProperties === false)
+    .map((part) => Object.keys(isObj(part.properties) ? part.properties : {}));
   if (closed.length > 0 && isObj(out.properties)) {
     const props = out.properties;
     out.properties = Object.fromEntries(Object.entries(props).filter(([name]) => closed.every((names) => names.includes(name))));
@@ -176,7 +185,7 @@ function mergeProperties(a: Obj, b: Obj): Obj {
   return out;
 }
 
-/** OpenAPI 3.0 → JSON Schema: `nullable` becomes a null type, and `oneOf` (whose alternatives overlap in Zulip's document) becomes `anyOf`. */
+/** OpenAPI 3.0 → JSON Schema: `nullable` becomes a null type; `oneOf` becomes `anyOf`, as Zulip's alternatives overlap. */
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!isObj(node)) return node;
@@ -206,7 +215,9 @@ function matchedTemplates(concrete: string, templates: readonly string[]): strin
   for (const template of templates) {
     const parts = template.split("/");
     if (parts.length !== segments.length) continue;
-    const score = parts.map((part, i) => (part.startsWith("{") && part.endsWith("}") && segments[i] !== "" ? "0" : part === segments[i] ? "1" : "x")).join("");
+    const score = parts
+      .map((part, i) => (part.startsWith("{") && part.endsWith("}") && segments[i] !== "" ? "0" : part === segments[i] ? "1" : "x"))
+      .join("");
     if (!score.includes("x")) scored.push([template, score]);
   }
   // Literal segments beat templates, left to right (`/users/me` over `/users/{user_id}`).
@@ -231,7 +242,8 @@ function pointerOf(...keys: string[]): string {
  * and Zulip's common error response for it; "" stands for a documented response without a JSON body.
  */
 function responsePointers(template: string, verb: string, status: number): string[] {
-  const own = responseAt(pointerOf("paths", template, verb, "responses"), [String(status), `${Math.floor(status / 100)}XX`, "default"]);
+  const codes = [String(status), `${Math.floor(status / 100)}XX`, "default"];
+  const own = responseAt(pointerOf("paths", template, verb, "responses"), codes);
   const common = responseAt(pointerOf("paths", ...COMMON_ERRORS, "responses"), [String(status)]);
   return [own, common].filter((pointer): pointer is string => pointer !== undefined);
 }
@@ -285,12 +297,13 @@ function eventAlternatives(): EventAlternative[] {
   const [responsePointer] = responsePointers("/events", "get", 200);
   if (responsePointer === undefined || responsePointer === "") throw new Error("the document has no GET /events 200 schema");
   const response = deref(doc, at(doc, responsePointer));
-  const items = isObj(response) && isObj(response.properties) && isObj(response.properties.events) ? response.properties.events.items : undefined;
-  const itemsRef = isObj(items) && typeof items.$ref === "string" ? items.$ref : `#${responsePointer}${pointerOf("properties", "events", "items")}`;
+  const eventsProperty = isObj(response) && isObj(response.properties) ? response.properties.events : undefined;
+  const items = isObj(eventsProperty) ? eventsProperty.items : undefined;
+  const itemsRef = isObj(items) && typeof items.$ref === "string" ? items.$ref : `#${responsePointer}/properties/events/items`;
   const union = deref(doc, items);
   const list = isObj(union) && Array.isArray(union.anyOf) ? union.anyOf : [];
   events = list.map((alt: unknown, i) => {
-    const pointer = isObj(alt) && typeof alt.$ref === "string" ? alt.$ref.slice(1) : `${itemsRef.slice(1)}${pointerOf("anyOf", String(i))}`;
+    const pointer = isObj(alt) && typeof alt.$ref === "string" ? alt.$ref.slice(1) : `${itemsRef.slice(1)}/anyOf/${i}`;
     const schema = deref(doc, alt);
     const props = isObj(schema) && isObj(schema.properties) ? schema.properties : {};
     return { pointer, types: enumOf(doc, props.type), ops: enumOf(doc, props.op) };

@@ -1,0 +1,31 @@
+/** The organisation data the renderer resolves names against. */
+
+/** A user as mentions see it. */
+export interface MentionUser {
+  id: number;
+  fullName: string;
+}
+
+/** Synchronous look-ups into the organisation, supplied by the caller from memory. */
+export interface RenderContext {
+  /** All active users with that full name (case-insensitive). */
+  userByName(fullName: string): MentionUser[];
+  userById(id: number): MentionUser | undefined;
+  groupByName(name: string): { id: number; name: string } | undefined;
+  channelByName(name: string): { id: number; name: string } | undefined;
+  realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
+  /** The sender's translate_emoticons setting (":)" becomes an emoji). */
+  translateEmoticons?: boolean;
+  realmUrl: string; // e.g. "http://127.0.0.1:9991"
+}
+
+/** A context that knows no users, groups, channels or custom emoji. */
+export function emptyRenderContext(realmUrl: string): RenderContext {
+  return {
+    userByName: () => [],
+    userById: () => undefined,
+    groupByName: () => undefined,
+    channelByName: () => undefined,
+    realmUrl,
+  };
+}
