@@ -62,6 +62,8 @@ const domainChar = /[\p{L}\p{N}_-]/u;
 const hostChar = /[\p{L}\p{N}_.:@-]/u;
 const emailRe = /[\p{L}\p{N}_.-]+@[\p{L}\p{N}_.-]+\.[\p{L}\p{N}_]+/uy;
 const maxParenDepth = 7;
+// Bounds the work per candidate so hostile input stays near-linear.
+const maxPathLength = 2048;
 
 /** A bare URL found in text. */
 export interface AutolinkMatch {
@@ -160,6 +162,7 @@ export class AutolinkScanner {
     const q = Math.max(this.punctStart(end), pos + 1);
     if (text[pos] !== "/") return pos >= this.punctStart(end) ? pos : null;
     // Paths are lazy too: take the shortest balanced path leaving only punctuation.
+    if (q - pos > maxPathLength) return null;
     let depth = 0;
     for (let k = pos + 1; k <= end; k++) {
       if (k >= q && depth === 0) return k;

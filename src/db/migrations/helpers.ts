@@ -1,16 +1,11 @@
-import { sql, type CreateTableBuilder, type Kysely } from "kysely";
+import { SqliteAdapter, type CreateTableBuilder, type Kysely } from "kysely";
 
 /** The backend a migration runs on. */
 export type DialectName = "sqlite" | "postgres";
 
-/** Reads the dialect from the connection, so migrations stay plain Migration objects. */
+/** Reads the dialect from the connection's adapter, so migrations stay plain Migration objects. */
 export async function dialectOf(db: Kysely<unknown>): Promise<DialectName> {
-  try {
-    await sql`select sqlite_version()`.execute(db);
-    return "sqlite";
-  } catch {
-    return "postgres";
-  }
+  return db.getExecutor().adapter instanceof SqliteAdapter ? "sqlite" : "postgres";
 }
 
 /** An auto-incrementing integer primary key on either backend. */
