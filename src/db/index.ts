@@ -39,7 +39,7 @@ function openSqlite(file: string): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: "sqlite",
@@ -57,6 +57,25 @@ function openPostgres(url: string): Store {
     write: (fn) => runInTransaction(db, "begin", fn),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Kysely prepares every statement anew; preparing costs more than running a small query, so the
+ * connection keeps its prepared statements by SQL text (bounded, oldest dropped first).
+ */
+function withStatementCache(database: SQLite.Database, max = 1000): SQLite.Database {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, SQLite.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      if (cache.size >= max) cache.delete(cache.keys().next().value ?? "");
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as SQLite.Database["prepare"];
+  return database;
 }
 
 async function runInTransaction<T>(db: Db, begin: string, fn: (tx: Db) => Promise<T>): Promise<T> {

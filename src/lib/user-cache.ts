@@ -1,4 +1,5 @@
 import type { Db } from "../db/index.js";
+import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import { userByApiKey, userById, type UserRow } from "../db/queries/users.js";
 
 /**
@@ -9,6 +10,7 @@ import { userByApiKey, userById, type UserRow } from "../db/queries/users.js";
 export class UserCache {
   private readonly byId = new Map<number, UserRow>();
   private readonly byKey = new Map<string, UserRow>();
+  private readonly profiles = new Map<number, ProfileValueRow[]>();
 
   constructor(private readonly db: Db) {}
 
@@ -30,8 +32,18 @@ export class UserCache {
     return row;
   }
 
+  /** A user's custom profile field values. */
+  async profileOf(user: UserRow): Promise<ProfileValueRow[]> {
+    const cached = this.profiles.get(user.id);
+    if (cached) return cached;
+    const rows = await profileValuesOfUsers(this.db, user.realm_id, [user.id]);
+    this.profiles.set(user.id, rows);
+    return rows;
+  }
+
   /** Drops a user after a change, so the next read sees the database. */
   forget(id: number): void {
+    this.profiles.delete(id);
     const row = this.byId.get(id);
     if (!row) return;
     this.byId.delete(id);

@@ -29,7 +29,7 @@ export const userEndpoints = [
     path: "/users/me",
     params: {},
     async handler({ ctx, user }) {
-      const profile = user.is_bot ? [] : ((await loadProfileData(ctx.db, user.realm_id, [user.id])).get(user.id) ?? []);
+      const profile = user.is_bot ? [] : await ctx.users.profileOf(user);
       return ownUser(user, profile, await maxMessageIdForUser(ctx.db, user.id));
     },
   }),

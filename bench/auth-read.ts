@@ -1,0 +1,87 @@
+/**
+ * GET /api/v1/users/me with Basic auth against a bare Fastify hello-world, run alternately in the
+ * same session (autocannon, 50 connections); prints each throughput and the ratio. Also prints the
+ * server's start-to-listening time and idle RSS.
+ *
+ *   npm run build && npx vite-node bench/auth-read.ts [seconds-per-run] [rounds]
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SECONDS = Number(process.argv[2] ?? 10);
+const ROUNDS = Number(process.argv[3] ?? 2);
+
+const HELLO = `
+const app = require(${JSON.stringify(path.join(ROOT, "node_modules/fastify"))})();
+app.get("/api/v1/users/me", async () => ({ result: "success", msg: "", hello: "world" }));
+app.listen({ host: "127.0.0.1", port: Number(process.env.PORT) }).then(() => console.log("listening"));
+`;
+
+interface Started {
+  child: ChildProcess;
+  startMs: number;
+}
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<Started> {
+  const t0 = performance.now();
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes(ready)) resolve({ child, startMs: performance.now() - t0 });
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function load(url: string, headers: Record<string, string>): Promise<number> {
+  const result = await autocannon({ url, connections: 50, duration: SECONDS, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-"));
+  const env = { ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: "19991", ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0" };
+  const rookery = await start("node", [path.join(ROOT, "dist/src/main.js"), "serve"], env, "Rookery is serving");
+  await new Promise((r) => setTimeout(r, 1000));
+  const idleRss = rssMb(rookery.child.pid!);
+  const apiKey = await new Promise<string>((resolve, reject) => {
+    const c = spawn("node", [path.join(ROOT, "dist/src/main.js"), "api-key", "--email", "owner@rookery.local"], { env: { ...process.env, ...env } });
+    let out = "";
+    c.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    c.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error("api-key failed"))));
+  });
+  const hello = await start("node", ["-e", HELLO], { PORT: "19992" }, "listening");
+  const auth = { authorization: "Basic " + Buffer.from(`owner@rookery.local:${apiKey}`).toString("base64") };
+
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    base.push(await load("http://127.0.0.1:19992/api/v1/users/me", {}));
+    ours.push(await load("http://127.0.0.1:19991/api/v1/users/me", auth));
+  }
+  rookery.child.kill("SIGTERM");
+  hello.child.kill("SIGTERM");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`start to listening (spawn → ready line): ${rookery.startMs.toFixed(0)} ms (target ≤ 1000)`);
+  console.log(`idle RSS after start: ${idleRss.toFixed(1)} MB (target ≤ 80)`);
+  console.log(`bare Fastify hello-world: ${base.map((x) => x.toFixed(0)).join(", ")} req/s`);
+  console.log(`GET /users/me (Basic auth): ${ours.map((x) => x.toFixed(0)).join(", ")} req/s`);
+  console.log(`ratio (median/median): ${(median(ours) / median(base)).toFixed(3)} (target ≥ 0.75)`);
+}
+
+await main();

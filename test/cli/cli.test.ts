@@ -1,0 +1,122 @@
+import { execFile, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const MAIN = path.join(ROOT, "dist/src/main.js");
+let dataDir: string;
+
+beforeAll(async () => {
+  await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-cli-"));
+}, 120_000);
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_LOG_LEVEL: "warn", ...extra };
+}
+
+async function rookery(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run("node", [MAIN, ...args], { env: env(extra) });
+    return { code: 0, stdout, stderr };
+  } catch (failure) {
+    const f = failure as { code: number; stdout: string; stderr: string };
+    return { code: f.code, stdout: f.stdout, stderr: f.stderr };
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+describe("rookery create-realm / create-user / api-key", () => {
+  it("creates an organisation and prints JSON", async () => {
+    const res = await rookery(["create-realm", "--name", "Acme", "--owner-email", "boss@acme.test", "--owner-name", "The Boss", "--password", "pw-123456", "--json"]);
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(Object.keys(out)).toEqual(["realm_id", "user_id", "email", "api_key"]);
+    expect(out).toMatchObject({ realm_id: 1, user_id: 1, email: "boss@acme.test" });
+    expect(out.api_key).toMatch(/^[A-Za-z0-9]{32}$/);
+  });
+
+  it("creates users with roles and bots, and prints their keys", async () => {
+    const ann = JSON.parse((await rookery(["create-user", "--email", "ann@acme.test", "--name", "Ann", "--role", "admin", "--json"])).stdout);
+    expect(ann).toMatchObject({ realm_id: 1, email: "ann@acme.test" });
+    const bot = await rookery(["create-user", "--email", "helper-bot@acme.test", "--name", "Helper", "--bot", "--json"]);
+    expect(bot.code).toBe(0);
+    const key = await rookery(["api-key", "--email", "ann@acme.test"]);
+    expect(key.stdout).toBe(ann.api_key + "\n");
+  });
+
+  it("fails with one line and exit code 1", async () => {
+    const dup = await rookery(["create-user", "--email", "ann@acme.test", "--name", "Ann"]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toBe("rookery: Email 'ann@acme.test' already in use\n");
+    const role = await rookery(["create-user", "--email", "x@acme.test", "--name", "X", "--role", "king"]);
+    expect(role.code).toBe(1);
+    const missing = await rookery(["api-key", "--email", "nobody@acme.test"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe("rookery: No user with email nobody@acme.test\n");
+    const badEnv = await rookery(["api-key", "--email", "ann@acme.test"], { ROOKERY_PORT: "http" });
+    expect(badEnv.code).toBe(1);
+    expect(badEnv.stderr).toBe('rookery: ROOKERY_PORT must be a port number (0-65535), got "http"\n');
+  });
+
+  it("prints help", async () => {
+    const res = await rookery(["create-user", "--help"]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("--email <email>");
+  });
+});
+
+describe("rookery serve", () => {
+  it("creates the first organisation once, serves it, and stops cleanly on SIGTERM", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-serve-"));
+    const port = await freePort();
+    const start = async () => {
+      const child = spawn("node", [MAIN, "serve"], { env: env({ ROOKERY_DATA_DIR: dir, ROOKERY_PORT: String(port) }) });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      await new Promise<void>((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`exited ${code}: ${out}`));
+        child.on("exit", onExit);
+        const timer = setInterval(() => {
+          if (out.includes("Rookery is serving")) {
+            clearInterval(timer);
+            child.off("exit", onExit);
+            resolve();
+          }
+        }, 20);
+      });
+      return { child, out: () => out };
+    };
+    const stop = async (child: ReturnType<typeof spawn>) => {
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      child.kill("SIGTERM");
+      return exited;
+    };
+    const first = await start();
+    const key = /key=([A-Za-z0-9]{32})/.exec(first.out())?.[1];
+    expect(first.out()).toContain("email=owner@rookery.local");
+    expect(first.out()).toContain(`site=http://127.0.0.1:${port}`);
+    const auth = "Basic " + Buffer.from(`owner@rookery.local:${key}`).toString("base64");
+    const me = await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: auth } });
+    expect(((await me.json()) as { role: number }).role).toBe(100);
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start();
+    expect(second.out()).toBe(`Rookery is serving http://127.0.0.1:${port}\n`);
+    expect(await stop(second.child)).toBe(0);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+});
