@@ -39,6 +39,11 @@ const zulipNames: Record<string, string[]> = {
   "1f610": ["neutral"],
   "1f615": ["confused"],
   "1f389": ["tada"],
+  "2705": ["check", "all_good", "approved"],
+  "1f6e0": ["working_on_it", "hammer_and_wrench", "tools"],
+  "1f602": ["joy", "tears", "laughter_tears"],
+  "1f600": ["grinning", "happy"],
+  "1f44b": ["wave", "hello", "hi"],
   "2764": ["heart", "love"],
   "1f441-200d-1f5e8": ["eye_in_speech_bubble"],
   "1f3f3-200d-1f308": ["rainbow_flag"],
@@ -56,15 +61,17 @@ function readDataset(): RawEmoji[] {
   const raw: unknown = require("emoji-datasource/emoji.json");
   if (!Array.isArray(raw)) throw new Error("emoji-datasource: unexpected format");
   const out: RawEmoji[] = [];
-  for (const item of raw as unknown[]) {
+  for (const item of raw) {
     if (typeof item !== "object" || item === null) continue;
-    const rec = item as Record<string, unknown>;
-    const { unified, non_qualified: nonQualified, short_names: shortNames, category, added_in: addedIn } = rec;
+    const field = (key: string): unknown => Reflect.get(item, key);
+    const [unified, nonQualified, shortNames, category, addedIn] = [
+      field("unified"), field("non_qualified"), field("short_names"), field("category"), field("added_in"),
+    ];
     if (typeof unified !== "string" || !Array.isArray(shortNames) || typeof category !== "string") continue;
     out.push({
       unified,
       nonQualified: typeof nonQualified === "string" ? nonQualified : null,
-      shortNames: shortNames.filter((n): n is string => typeof n === "string"),
+      shortNames: shortNames.filter((n: unknown): n is string => typeof n === "string"),
       category,
       addedIn: typeof addedIn === "string" ? Number(addedIn) : 0,
     });
@@ -103,18 +110,23 @@ function build(): { byName: Map<string, string>; byCode: Map<string, string> } {
   return { byName, byCode };
 }
 
-const tables = build();
+// Built on first use: the dataset is large and many processes never look up an emoji.
+let built: ReturnType<typeof build> | undefined;
+function tables(): ReturnType<typeof build> {
+  built ??= build();
+  return built;
+}
 
 /** Looks up a unicode emoji by Zulip name. */
 export function emojiByName(name: string): EmojiEntry | undefined {
-  const code = tables.byName.get(name);
+  const code = tables().byName.get(name);
   if (code === undefined) return undefined;
   return { code, name };
 }
 
 /** Looks up a unicode emoji by its code (hex code points, no U+FE0F). */
 export function emojiByCode(code: string): EmojiEntry | undefined {
-  const name = tables.byCode.get(code);
+  const name = tables().byCode.get(code);
   if (name === undefined) return undefined;
   return { code, name };
 }

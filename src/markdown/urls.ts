@@ -51,12 +51,18 @@ function loadTlds(): Set<string> {
   const raw: unknown = require("tlds");
   const out = new Set<string>();
   if (Array.isArray(raw)) {
-    for (const t of raw as unknown[]) if (typeof t === "string" && !tldFalsePositives.has(t)) out.add(t);
+    for (const t of raw) if (typeof t === "string" && !tldFalsePositives.has(t)) out.add(t);
   }
   return out;
 }
 
-const startAllowed = /[\s'"(,:<]/u;
+const startChars = new Set([..."'\"(,:<"]);
+// Quick test for anything that could start a bare URL: a dotted name, an e-mail or a scheme.
+const candidateRe = /[\p{L}\p{N}_-]\.[\p{L}\p{N}_-]|@|:\/\//u;
+
+function isSpace(c: string): boolean {
+  return c === " " || c === "\n" || c === "\t" || (c > "~" && /\s/.test(c)) || c === "\r" || c === "\f" || c === "\v";
+}
 const trailingPunct = new Set([..."!:;?),.'\">"]);
 const domainChar = /[\p{L}\p{N}_-]/u;
 const hostChar = /[\p{L}\p{N}_.:@-]/u;
@@ -84,16 +90,22 @@ export class AutolinkScanner {
     this.tokenEnds = new Int32Array(text.length + 1);
     let e = text.length;
     for (let i = text.length; i >= 0; i--) {
-      if (i < text.length && /\s/.test(text[i] ?? "")) e = i;
+      if (i < text.length && isSpace(text[i] ?? "")) e = i;
       this.tokenEnds[i] = e;
     }
+  }
+
+  /** Whether `text` could contain a bare URL at all. */
+  static worthScanning(text: string): boolean {
+    return candidateRe.test(text);
   }
 
   /** The next bare URL starting at or after `from`. */
   next(from: number): AutolinkMatch | null {
     const text = this.text;
     for (let i = from; i < text.length; i++) {
-      if (i > 0 && !startAllowed.test(text[i - 1] ?? "")) continue;
+      const prev = text[i - 1] ?? " ";
+      if (i > 0 && !isSpace(prev) && !startChars.has(prev)) continue;
       const c = text[i] ?? "";
       if (!domainChar.test(c) && c !== ".") continue;
       const end = this.matchAt(i);

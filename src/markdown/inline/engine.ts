@@ -77,5 +77,6 @@ export function renderInline(
       return out;
     },
   };
-  return stash.toHtml(env.process(text, 0));
+  // \u0001 only ever comes from the list pass (user input has it stripped).
+  return stash.toHtml(env.process(text.replaceAll("\u0001", ""), 0));
 }

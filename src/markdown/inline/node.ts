@@ -7,10 +7,11 @@ export type InlineNode =
   | { kind: "text"; text: string } // literal text, escaped on output, never re-scanned
   | { kind: "element"; tag: string; attrs: [string, string][]; children: string };
 
-// Control characters that cannot survive in output delimit placeholders, so a
-// placeholder can never be forged from user text (the renderer strips them first).
+/** Opens a placeholder; user text can never contain it (the renderer strips it first). */
 export const placeholderOpen = "\u0002";
+/** Closes a placeholder. */
 export const placeholderClose = "\u0003";
+// eslint-disable-next-line no-control-regex -- placeholders are control characters on purpose
 const placeholderRe = /\u0002(\d+)\u0003/g;
 
 /** Per-render store of nodes referred to by placeholders. */
@@ -51,7 +52,11 @@ export class NodeStash {
   private nodeHtml(node: InlineNode): string {
     if (node.kind === "raw") return node.html;
     if (node.kind === "text") return escapeText(node.text);
-    const attrs = node.attrs.map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join("");
+    // Zulip's serializer writes attributes in alphabetical order.
+    const attrs = [...node.attrs]
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join("");
+    if (node.tag === "img") return `<img${attrs}>`;
     return `<${node.tag}${attrs}>${this.toHtml(node.children)}</${node.tag}>`;
   }
 }

@@ -1,0 +1,96 @@
+/** Zulip-flavoured Markdown: message content to the HTML Zulip's clients expect. */
+import { blockLine, createBlockParser } from "./block.js";
+import { renderCodeBlock } from "./codeblock.js";
+import { newCollector, type Collector } from "./collector.js";
+import { applyItemLooseness } from "./looseness.js";
+import type { RenderContext } from "./context.js";
+import { escapeAttr, escapeCode } from "./escape.js";
+import { processFences } from "./fences.js";
+import { renderInline } from "./inline/engine.js";
+import { inlinePatterns } from "./inline/patterns.js";
+import { adaptLists, keepBareQuoteMarkers, normalizeSource, separateHangingLists } from "./preprocess.js";
+import { renderTokens } from "./render.js";
+import { renderTex } from "./tex.js";
+
+export { emptyRenderContext } from "./context.js";
+export type { MentionUser, RenderContext } from "./context.js";
+
+/** What rendering produced, and what it found along the way. */
+export interface RenderResult {
+  html: string;
+  mentionedUserIds: Set<number>; // direct (non-silent) user mentions
+  mentionedGroupIds: Set<number>;
+  streamWildcard: boolean; // @**all**/@**everyone**/@**channel**/@**stream**
+  topicWildcard: boolean; // @**topic**
+  links: string[];
+  hasImage: boolean;
+  hasLink: boolean;
+  hasAttachment: boolean;
+  isMeMessage: boolean;
+}
+
+/** Renders message content. Pure and synchronous: names resolve through `ctx` only. */
+export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
+  const found = newCollector();
+  const html = renderSimple(content, ctx, found) ?? renderBlocks(content, ctx, found);
+  const realm = ctx.realmUrl.replace(/\/+$/, "");
+  // Patterns run by priority, not position; report links in reading order.
+  const position = new Map(found.links.map((href) => [href, html.indexOf(`href="${escapeAttr(href)}"`)]));
+  found.links.sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
+  return {
+    html,
+    mentionedUserIds: found.mentionedUserIds,
+    mentionedGroupIds: found.mentionedGroupIds,
+    streamWildcard: found.streamWildcard,
+    topicWildcard: found.topicWildcard,
+    links: found.links,
+    hasImage: found.hasImage,
+    hasLink: found.links.length > 0,
+    hasAttachment: found.links.some((l) => /^(?:\/?user_uploads\/)/.test(l) || l.startsWith(`${realm}/user_uploads/`)),
+    isMeMessage: content.startsWith("/me "),
+  };
+}
+
+const blockParser = createBlockParser();
+
+// Display math: each blank-line-separated paragraph is its own formula.
+function renderMathBlock(text: string): string {
+  const parts = text.split("\n\n").map((tex) => {
+    const html = renderTex(tex, true);
+    return html ?? `<span class="tex-error">${escapeCode(tex).replace(/"/g, "&quot;").replace(/'/g, "&#x27;")}</span>`;
+  });
+  return `<p>${parts.join("\n\n")}</p>`;
+}
+
+// Most chat messages are one line of text; those skip the block parser. A line
+// starting with a letter, "@" or ":" cannot open any block construct, so the
+// result is the same paragraph the full path would build.
+function renderSimple(content: string, ctx: RenderContext, found: Collector): string | null {
+  if (/[\n\r]/.test(content) || !/^[\p{L}@:]/u.test(content)) return null;
+  const [line = ""] = normalizeSource(content);
+  return `<p>${renderInline(line, inlinePatterns, ctx, found, false)}</p>`;
+}
+
+// The full path: fences, line passes, block parsing, then serialisation.
+function renderBlocks(content: string, ctx: RenderContext, found: Collector): string {
+  const blocks: string[] = [];
+  const stash = (html: string): string => blockLine(blocks.push(html) - 1);
+  const lines = processFences(separateHangingLists(normalizeSource(content)), {
+    code: renderCodeBlock,
+    math: renderMathBlock,
+    stash,
+  });
+  const adapted = adaptLists(keepBareQuoteMarkers(lines));
+  const tokens = blockParser.parse(adapted.lines.join("\n"), {});
+  applyItemLooseness(tokens, adapted.lines);
+  for (const token of tokens) {
+    const start = token.type === "ordered_list_open" && token.map ? adapted.starts.get(token.map[0]) : undefined;
+    if (start !== undefined) token.attrSet("start", String(start));
+  }
+  return renderTokens(
+    tokens,
+    blocks,
+    (text, inBlockquote) => renderInline(text, inlinePatterns, ctx, found, inBlockquote),
+    (code) => renderCodeBlock("", code.replaceAll("\u0001", "")),
+  );
+}
