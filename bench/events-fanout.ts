@@ -1,0 +1,273 @@
+/**
+ * Fan-out: N users each with a registered queue and a long-poll open on a keep-alive connection;
+ * one realm-wide event (a full-name change → realm_user update to everyone). Prints p50/p99
+ * delivery latency (trigger sent → poll answered) and deliveries/s, side by side with a naive
+ * in-memory long-poll server (bare node:http, one array per client) driven the same way.
+ * Each server runs in a child process (this script with `--serve rookery|naive`), so the
+ * clients' work does not slow the server measured; children answer "how many polls wait" over IPC.
+ *
+ *   npx vite-node bench/events-fanout.ts [clients=1000] [rounds=5]
+ *
+ * FANOUT_PROFILE=<file.cpuprofile> profiles the Rookery server during the rounds (setup excluded);
+ * FANOUT_NODE_FLAGS passes flags to both servers' node.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { createRealm } from "../src/actions/realms.js";
+import { checkCreateUser } from "../src/actions/users.js";
+import { buildApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+
+const SCRIPT = import.meta.filename;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What a child tells the parent once it listens. */
+interface Ready {
+  port: number;
+  users: { id: number; auth: string }[];
+}
+
+// ---------------------------------------------------------------- children (the servers)
+
+async function serveRookery(clients: number): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-fanout-"));
+  const config = { ...loadConfig({}), port: 0, dataDir, databaseUrl: `sqlite:${path.join(dataDir, "db.sqlite3")}`, logLevel: "warn", rateLimitPerMinute: 0 };
+  const app = await buildApp(config, { logger: pino({ level: "warn" }) });
+  const address = await app.http.listen({ host: "127.0.0.1", port: 0 });
+  const { owner } = await createRealm(app.ctx, { name: "Bench", stringId: "", ownerEmail: "owner@bench.test", ownerName: "Owner", password: "bench-password" });
+  const users = [owner];
+  for (let i = 1; i < clients; i++) {
+    users.push(await checkCreateUser(app.ctx, { realmId: owner.realm_id, email: `user${i}@bench.test`, fullName: `User ${i}`, password: null, role: 400 }));
+  }
+  const auth = (u: { delivery_email: string; api_key: string }) => "Basic " + Buffer.from(`${u.delivery_email}:${u.api_key}`).toString("base64");
+  const waiting = () => users.reduce((n, u) => n + app.ctx.queues.ofUser(u.id).filter((q) => q.isWaiting()).length, 0);
+  // Server-side fan-out time: from the event reaching the bus to the last poll's answer written.
+  let published = 0;
+  let lastAnswered = 0;
+  app.ctx.bus.subscribe(() => {
+    published = performance.now();
+  });
+  app.http.server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (req.url?.startsWith("/api/v1/events")) res.once("finish", () => (lastAnswered = performance.now()));
+  });
+  process.on("message", (msg) => {
+    if (msg === "waiting") process.send?.({ waiting: waiting(), serverMs: lastAnswered - published });
+    if (msg === "exit") void app.close().then(() => fs.rmSync(dataDir, { recursive: true, force: true }), () => undefined).then(() => process.exit(0));
+  });
+  const ready: Ready = { port: Number(new URL(address).port), users: users.map((u) => ({ id: u.id, auth: auth(u) })) };
+  if (process.env.FANOUT_PROFILE) await profileUntilExit(process.env.FANOUT_PROFILE);
+  process.send?.({ ready });
+}
+
+/** Profiles the server from now until it exits (setup excluded) and writes a .cpuprofile. */
+async function profileUntilExit(file: string): Promise<void> {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  process.on("message", (msg) => {
+    if (msg !== "exit") return;
+    void session.post("Profiler.stop").then(({ profile }) => fs.writeFileSync(file, JSON.stringify(profile)));
+  });
+}
+
+async function serveNaive(clients: number): Promise<void> {
+  const queues: unknown[][] = Array.from({ length: clients }, () => []);
+  const waiting = new Map<number, http.ServerResponse>();
+  let published = 0;
+  let lastAnswered = 0;
+  const answer = (i: number, res: http.ServerResponse) => {
+    const body = JSON.stringify({ result: "success", msg: "", events: queues[i], queue_id: String(i) });
+    queues[i] = [];
+    res.writeHead(200, { "content-type": "application/json" }).end(body);
+  };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname === "/publish") {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const event = JSON.parse(body) as Record<string, unknown>;
+        published = performance.now();
+        queues.forEach((q, i) => q.push({ ...event, id: i }));
+        for (const [i, waiter] of waiting) answer(i, waiter);
+        waiting.clear();
+        lastAnswered = performance.now();
+        res.end("{}");
+      });
+      return;
+    }
+    const i = Number(url.searchParams.get("client"));
+    if (queues[i]!.length > 0) answer(i, res);
+    else waiting.set(i, res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address();
+  process.on("message", (msg) => {
+    if (msg === "waiting") process.send?.({ waiting: waiting.size, serverMs: lastAnswered - published });
+    if (msg === "exit") server.close(() => process.exit(0));
+  });
+  const ready: Ready = { port: typeof address === "object" && address ? address.port : 0, users: queues.map((_, i) => ({ id: i, auth: "" })) };
+  process.send?.({ ready });
+}
+
+// ---------------------------------------------------------------- parent (the clients)
+
+interface Reply {
+  status: number;
+  body: string;
+  at: number;
+}
+
+function client(maxSockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  const request = (url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(url, { method, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), at: performance.now() }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  return { request, close: () => agent.destroy() };
+}
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+
+/** A child's answer: polls parked now, and the last fan-out's server-side duration. */
+interface Status {
+  waiting: number;
+  serverMs: number;
+}
+
+/** What one side measured. */
+interface Result {
+  latencies: number[];
+  rates: number[];
+  serverMs: number[];
+}
+
+class Child {
+  private pending: ((msg: Status) => void) | undefined;
+  private constructor(readonly process: ChildProcess) {
+    process.on("message", (msg) => this.pending?.(msg as Status));
+  }
+
+  static async start(kind: string, clients: number): Promise<{ child: Child; ready: Ready }> {
+    const bin = path.resolve(path.dirname(SCRIPT), "../node_modules/.bin/vite-node");
+    // FANOUT_NODE_FLAGS (e.g. "--cpu-prof") profiles the servers.
+    const flags = (process.env.FANOUT_NODE_FLAGS ?? "").split(" ").filter((f) => f.length > 0);
+    const proc = spawn(process.execPath, [...flags, fs.realpathSync(bin), SCRIPT, "--", "--serve", kind, String(clients)], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    const ready = await new Promise<Ready>((resolve, reject) => {
+      proc.once("message", (msg) => resolve((msg as { ready: Ready }).ready));
+      proc.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    });
+    return { child: new Child(proc), ready };
+  }
+
+  status(): Promise<Status> {
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      this.process.send("waiting");
+    });
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.process.once("exit", () => resolve());
+      this.process.send("exit");
+    });
+  }
+}
+
+async function measure(kind: "rookery" | "naive", clients: number, rounds: number): Promise<Result> {
+  const { child, ready } = await Child.start(kind, clients);
+  const base = `http://127.0.0.1:${ready.port}`;
+  const http1 = client(clients + 10);
+  const cursors: { queueId: string; last: number; auth: string }[] = [];
+  for (const user of ready.users) {
+    if (kind === "naive") {
+      cursors.push({ queueId: String(user.id), last: -1, auth: "" });
+      continue;
+    }
+    const body = new URLSearchParams({ event_types: '["realm_user"]', fetch_event_types: "[]" }).toString();
+    const reply = await http1.request(`${base}/api/v1/register`, "POST", { ...FORM, authorization: user.auth }, body);
+    const parsed = JSON.parse(reply.body) as { queue_id: string; last_event_id: number };
+    cursors.push({ queueId: parsed.queue_id, last: parsed.last_event_id, auth: user.auth });
+  }
+  const latencies: number[] = [];
+  const rates: number[] = [];
+  const serverMs: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const polls = cursors.map((c) =>
+      kind === "naive"
+        ? http1.request(`${base}/events?client=${c.queueId}`, "GET")
+        : http1.request(`${base}/api/v1/events?queue_id=${c.queueId}&last_event_id=${c.last}`, "GET", { authorization: c.auth }),
+    );
+    while ((await child.status()).waiting < clients) await sleep(5);
+    const t0 = performance.now();
+    if (kind === "naive") {
+      const event = { type: "realm_user", op: "update", person: { user_id: 1, full_name: `Renamed ${round}` } };
+      await http1.request(`${base}/publish`, "POST", {}, JSON.stringify(event));
+    } else {
+      const body = new URLSearchParams({ full_name: `Renamed ${round}` }).toString();
+      const reply = await http1.request(`${base}/api/v1/users/${ready.users[1]!.id}`, "PATCH", { ...FORM, authorization: ready.users[0]!.auth }, body);
+      if (reply.status !== 200) throw new Error(reply.body);
+    }
+    const replies = await Promise.all(polls);
+    replies.forEach((reply, i) => {
+      const events = (JSON.parse(reply.body) as { events: { id: number }[] }).events;
+      if (events.length !== 1) throw new Error(`${kind} client ${i} got ${reply.body}`);
+      cursors[i]!.last = events[0]!.id;
+    });
+    if (round === 0) continue; // warm-up
+    const times = replies.map((r) => r.at - t0);
+    latencies.push(...times);
+    rates.push(replies.length / (Math.max(...times) / 1000));
+    serverMs.push((await child.status()).serverMs);
+  }
+  http1.close();
+  await child.stop();
+  return { latencies, rates, serverMs };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+async function main(): Promise<void> {
+  const clients = Number(process.argv[2] ?? 1000);
+  const rounds = Number(process.argv[3] ?? 5);
+  console.log(`fan-out: ${clients} queues with open long-polls, one event to all, ${rounds} rounds (+1 warm-up)`);
+  const naive = await measure("naive", clients, rounds);
+  const rookery = await measure("rookery", clients, rounds);
+  const row = (name: string, r: Result) =>
+    `${name.padEnd(8)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(r.latencies, 99).toFixed(1).padStart(7)} ms   ${Math.round(mean(r.rates))
+      .toString()
+      .padStart(8)} deliveries/s   server-side fan-out ${mean(r.serverMs).toFixed(1)} ms`;
+  console.log(row("rookery", rookery));
+  console.log(row("naive", naive));
+  const ratio = mean(rookery.rates) / mean(naive.rates);
+  console.log(`deliveries/s rookery/naive: ${ratio.toFixed(2)} (target ≥ 0.80); rookery p99 ${percentile(rookery.latencies, 99).toFixed(1)} ms (target ≤ 100)`);
+}
+
+const serveAt = process.argv.indexOf("--serve");
+if (serveAt >= 0) {
+  const kind = process.argv[serveAt + 1];
+  const clients = Number(process.argv[serveAt + 2]);
+  await (kind === "rookery" ? serveRookery(clients) : serveNaive(clients));
+} else {
+  await main();
+}

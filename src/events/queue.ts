@@ -1,0 +1,162 @@
+import { ApiError, badRequest } from "../http/errors.js";
+
+/** The registration parameters a queue keeps (POST /register, or GET /events without queue_id). */
+export interface QueueOptions {
+  userId: number;
+  realmId: number;
+  /** Event types delivered; null = every type. */
+  eventTypes: readonly string[] | null;
+  narrow: readonly (readonly [string, string])[];
+  allPublicStreams: boolean;
+  /** Declared client_capabilities, keyed by name (absent = false). */
+  capabilities: Readonly<Record<string, boolean>>;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  /** Seconds of idleness (no waiting poll) after which the queue is collected. */
+  lifespanSecs: number;
+}
+
+/** An event as a queue holds and serves it: the event's fields plus the queue's `id`. */
+export type DeliveredEvent = Record<string, unknown> & { type: string; id: number };
+
+/**
+ * How a waiting long-poll ends: "ready" to answer with the queue's events (new ones, a heartbeat,
+ * or none when superseded), "gone" when the queue was dropped, "closed" when the client hung up.
+ */
+export type WakeReason = "ready" | "gone" | "closed";
+
+/** What a queue is saved as across a restart. */
+export interface SavedQueue {
+  id: string;
+  options: QueueOptions;
+  events: DeliveredEvent[];
+  nextId: number;
+  newestPrunedId: number;
+  lastConnection: number;
+}
+
+/** The error for an unknown, expired, deleted or foreign queue (Zulip's BadEventQueueIdError). */
+export function badQueueId(queueId: string): ApiError {
+  return new ApiError(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", 400, { queue_id: queueId });
+}
+
+/**
+ * One client's event queue: its events not yet acknowledged, ids strictly increasing from 0,
+ * and at most one waiting long-poll. Events stay until a later poll acknowledges them.
+ */
+export class EventQueue {
+  events: DeliveredEvent[] = [];
+  nextId = 0;
+  newestPrunedId = -1;
+  private waiter: ((reason: WakeReason) => void) | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly options: QueueOptions,
+    /** Milliseconds of the last poll's start or end: idleness counts from here. */
+    public lastConnection: number,
+  ) {}
+
+  /** Rebuilds a queue saved by `save`. */
+  static restore(saved: SavedQueue): EventQueue {
+    const queue = new EventQueue(saved.id, saved.options, saved.lastConnection);
+    queue.events = saved.events;
+    queue.nextId = saved.nextId;
+    queue.newestPrunedId = saved.newestPrunedId;
+    return queue;
+  }
+
+  /** The queue as plain data for the restart dump. */
+  save(): SavedQueue {
+    const { id, options, events, nextId, newestPrunedId, lastConnection } = this;
+    return { id, options, events, nextId, newestPrunedId, lastConnection };
+  }
+
+  /** Whether the queue's event_types filter lets `type` through. */
+  acceptsType(type: string): boolean {
+    const types = this.options.eventTypes;
+    if (types === null) return true;
+    if (!types.includes(type)) return false;
+    // A client that asked for both gets the modern user_topic events only (Zulip's rule).
+    return !(type === "muted_topics" && types.includes("user_topic"));
+  }
+
+  /** Appends an already-filtered event, giving it the next id. */
+  push(event: Record<string, unknown> & { type: string }): void {
+    this.events.push({ ...event, id: this.nextId++ });
+  }
+
+  /** The id of the newest event this queue has issued, or -1. */
+  lastEventId(): number {
+    return this.nextId - 1;
+  }
+
+  /**
+   * Drops the events the client acknowledged (ids ≤ lastEventId), with Zulip's two refusals:
+   * acknowledging below what was already pruned, and acknowledging an id never issued.
+   */
+  acknowledge(lastEventId: number): void {
+    if (lastEventId < this.newestPrunedId) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+    let drop = 0;
+    while (drop < this.events.length && this.events[drop]!.id <= lastEventId) drop++;
+    if (drop > 0) {
+      this.newestPrunedId = this.events[drop - 1]!.id;
+      this.events.splice(0, drop);
+    }
+    if (this.newestPrunedId !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
+  }
+
+  /** True while a long-poll is waiting on this queue. */
+  isWaiting(): boolean {
+    return this.waiter !== undefined;
+  }
+
+  /** Idle for its whole lifespan with no poll waiting: to be collected. */
+  expired(now: number): boolean {
+    return this.waiter === undefined && now - this.lastConnection >= this.options.lifespanSecs * 1000;
+  }
+
+  /**
+   * Parks a long-poll: resolves when an event arrives, a heartbeat is due (`heartbeatMs`), a newer
+   * poll supersedes it, or the queue goes away. `onHeartbeat` queues the heartbeat event.
+   */
+  wait(now: number, heartbeatMs: number, onHeartbeat: () => void): { done: Promise<WakeReason>; cancel: (now: number) => void } {
+    this.finish("ready");
+    this.lastConnection = now;
+    let resolve!: (reason: WakeReason) => void;
+    const done = new Promise<WakeReason>((r) => (resolve = r));
+    this.waiter = resolve;
+    this.heartbeat = setTimeout(onHeartbeat, heartbeatMs);
+    this.heartbeat.unref();
+    const cancel = (at: number) => {
+      if (this.waiter !== resolve) return;
+      this.detach(resolve);
+      this.lastConnection = at;
+      resolve("closed");
+    };
+    return { done, cancel };
+  }
+
+  /** Answers the waiting poll, if any, when there is something to say or the queue is going. */
+  wake(): void {
+    if (this.events.length > 0) this.finish("ready");
+  }
+
+  /** Ends the waiting poll (if any) with `reason`. */
+  finish(reason: WakeReason): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.detach(waiter);
+    waiter(reason);
+  }
+
+  /** Forgets a poll whose client went away; a later poll's waiter is left alone. */
+  private detach(waiter: (reason: WakeReason) => void): void {
+    if (this.waiter !== waiter) return;
+    this.waiter = undefined;
+    clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+import type { EventBus } from "./bus.js";
+import { matchesNarrow } from "./narrow.js";
+import { badQueueId, EventQueue, type QueueOptions, type SavedQueue } from "./queue.js";
+import { queueTransforms, type OfferedEvent } from "./transforms.js";
+import type { QueuedEvent } from "./types.js";
+
+/** Zulip's DEFAULT_EVENT_QUEUE_TIMEOUT_SECS and MAX_QUEUE_TIMEOUT_SECS. */
+export const DEFAULT_LIFESPAN_SECS = 600;
+export const MAX_LIFESPAN_SECS = 7 * 24 * 3600;
+/** How often idle queues are collected (Zulip: every 60 s). */
+const SWEEP_EVERY_MS = 60_000;
+
+/** Timings a test or benchmark may shorten. */
+export interface QueueTimings {
+  /** Milliseconds a poll waits before a heartbeat is queued; default 45–55 s like Zulip. */
+  heartbeatMs?: number;
+}
+
+/**
+ * Every event queue of this process, in memory: by id, by owner (so delivery costs O(recipients)),
+ * and by realm for the queues that see all public channels. Fed by the bus after each commit.
+ */
+export class QueueRegistry {
+  private readonly byId = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly publicByRealm = new Map<number, Set<EventQueue>>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Fixed heartbeat delay in ms, or undefined for Zulip's 45 s + random(0..10) s. */
+  heartbeatMs: number | undefined;
+  /** Set by `stop`: polls are answered at once instead of waiting (the server is going down). */
+  closing = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    timings: QueueTimings = {},
+  ) {
+    this.heartbeatMs = timings.heartbeatMs;
+  }
+
+  /** Subscribes to the bus and starts the idle sweep (an unref'd timer: it never keeps the process up). */
+  start(bus: EventBus): void {
+    this.unsubscribe = bus.subscribe((batch) => this.deliver(batch));
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  /** Stops delivery and the sweep, and answers every waiting poll with what its queue holds. */
+  stop(): void {
+    this.closing = true;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearInterval(this.sweeper);
+    for (const queue of this.byId.values()) queue.finish("ready");
+  }
+
+  /** Allocates a queue with a random id for `options.userId`. */
+  create(options: QueueOptions): EventQueue {
+    const queue = new EventQueue(randomUUID(), options, this.clock.now());
+    this.add(queue);
+    return queue;
+  }
+
+  /** The caller's queue `queueId`; BAD_EVENT_QUEUE_ID if unknown, expired or someone else's. */
+  access(queueId: string, userId: number): EventQueue {
+    const queue = this.byId.get(queueId);
+    if (!queue || queue.options.userId !== userId) throw badQueueId(queueId);
+    if (queue.expired(this.clock.now())) {
+      this.remove(queue);
+      throw badQueueId(queueId);
+    }
+    return queue;
+  }
+
+  /** Destroys a queue; a poll waiting on it is answered with what it holds. */
+  delete(queue: EventQueue): void {
+    this.remove(queue);
+    queue.finish("ready");
+  }
+
+  /** The delay before the next heartbeat of a waiting poll. */
+  heartbeatDelay(): number {
+    return this.heartbeatMs ?? 45_000 + Math.floor(Math.random() * 10_000);
+  }
+
+  /** Queues the heartbeat event on `queue` and answers its poll. */
+  sendHeartbeat(queue: EventQueue): void {
+    if (this.byId.get(queue.id) !== queue) return;
+    queue.push({ type: "heartbeat" });
+    queue.wake();
+  }
+
+  /** Number of live queues (for benchmarks and tests). */
+  size(): number {
+    return this.byId.size;
+  }
+
+  /** The queues owned by `userId`. */
+  ofUser(userId: number): readonly EventQueue[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  /**
+   * Appends each committed event to the queues of its recipients (and, for public-channel events,
+   * to the realm's all_public_streams/narrow queues), then answers the polls it woke, once per batch.
+   */
+  deliver(batch: readonly QueuedEvent[]): void {
+    const touched = new Set<EventQueue>();
+    for (const item of batch) {
+      const event = item.event as OfferedEvent;
+      const transform = queueTransforms[item.event.type];
+      const seen = new Set<EventQueue>();
+      const offer = (queue: EventQueue) => {
+        if (seen.has(queue)) return;
+        seen.add(queue);
+        if (!queue.acceptsType(event.type)) return;
+        const extra = item.perUser?.[queue.options.userId];
+        const personal = extra ? { ...event, ...extra } : event;
+        if (personal.type === "message" && !matchesNarrow(queue.options.narrow, personal)) return;
+        const shaped = transform ? transform(personal, queue.options) : personal;
+        if (!shaped) return;
+        if (isList(shaped)) shaped.forEach((one) => queue.push(one));
+        else queue.push(shaped);
+        touched.add(queue);
+      };
+      for (const userId of item.userIds) {
+        const queues = this.byUser.get(userId);
+        if (queues) for (const queue of queues) offer(queue);
+      }
+      if (item.publicRealmId !== undefined) {
+        for (const queue of this.publicByRealm.get(item.publicRealmId) ?? []) offer(queue);
+      }
+      this.dropDeactivated(item);
+    }
+    for (const queue of touched) queue.wake();
+  }
+
+  /** Collects the queues idle past their lifespan. */
+  sweep(): void {
+    const now = this.clock.now();
+    for (const queue of this.byId.values()) if (queue.expired(now)) this.remove(queue);
+  }
+
+  /** Every queue as plain data, for the restart dump. */
+  save(): SavedQueue[] {
+    return [...this.byId.values()].map((queue) => queue.save());
+  }
+
+  /**
+   * Adopts queues saved by a previous process, skipping those that expired meanwhile, and tells
+   * each (if its event_types allow) that the server restarted, as Zulip does.
+   */
+  restore(saved: readonly SavedQueue[], restart: OfferedEvent): number {
+    const now = this.clock.now();
+    let kept = 0;
+    for (const entry of saved) {
+      const queue = EventQueue.restore(entry);
+      if (queue.expired(now) || this.byId.has(queue.id)) continue;
+      this.add(queue);
+      if (queue.acceptsType(restart.type)) queue.push(restart);
+      kept++;
+    }
+    this.log.info({ kept, dropped: saved.length - kept }, "event queues restored");
+    return kept;
+  }
+
+  private add(queue: EventQueue): void {
+    this.byId.set(queue.id, queue);
+    const { userId, realmId } = queue.options;
+    let own = this.byUser.get(userId);
+    if (!own) this.byUser.set(userId, (own = new Set()));
+    own.add(queue);
+    if (queue.options.allPublicStreams || queue.options.narrow.length > 0) {
+      let realm = this.publicByRealm.get(realmId);
+      if (!realm) this.publicByRealm.set(realmId, (realm = new Set()));
+      realm.add(queue);
+    }
+  }
+
+  private remove(queue: EventQueue): void {
+    if (this.byId.get(queue.id) !== queue) return;
+    this.byId.delete(queue.id);
+    const { userId, realmId } = queue.options;
+    const own = this.byUser.get(userId);
+    own?.delete(queue);
+    if (own?.size === 0) this.byUser.delete(userId);
+    const realm = this.publicByRealm.get(realmId);
+    realm?.delete(queue);
+    if (realm?.size === 0) this.publicByRealm.delete(realmId);
+  }
+
+  /** A deactivated user's queues are useless (every request of theirs fails auth): drop them now. */
+  private dropDeactivated(item: QueuedEvent): void {
+    const event = item.event;
+    if (event.type !== "realm_user" || event.op !== "update" || event.person.is_active !== false) return;
+    for (const queue of this.ofUser(event.person.user_id)) {
+      this.remove(queue);
+      queue.finish("gone");
+    }
+  }
+}
+
+function isList(value: OfferedEvent | readonly OfferedEvent[]): value is readonly OfferedEvent[] {
+  return Array.isArray(value);
+}

@@ -1,0 +1,28 @@
+import { deleteMessageEventForQueue, messageEventForQueue } from "../lib/message-events.js";
+import type { QueueOptions } from "./queue.js";
+import type { AppEvent } from "./types.js";
+
+/** An event as offered to one queue (after per-user fields are merged). */
+export type OfferedEvent = Record<string, unknown> & { type: string };
+
+/**
+ * Reshapes an event for one queue's options (apply_markdown, client_gravatar, capabilities…), or
+ * returns null to withhold it from that queue, or a list to split it into several events (each gets
+ * its own id, e.g. legacy one-message delete_message events). It must not modify `event` (other
+ * queues share it).
+ */
+export type QueueTransform = (event: OfferedEvent, queue: QueueOptions) => OfferedEvent | readonly OfferedEvent[] | null;
+
+/**
+ * Per-queue transforms by event type; an area whose events differ per client adds its entry here
+ * (e.g. `message`: pick rendered or raw content by apply_markdown, null avatar_url under client_gravatar).
+ */
+export const queueTransforms: Partial<Record<AppEvent["type"], QueueTransform>> = {
+  // Channel typing notifications are only for clients that declared they understand them.
+  typing: (event, queue) => (event.message_type === "stream" && !queue.capabilities.stream_typing_notifications ? null : event),
+  // Legacy settings events (before level 89) are only for clients that do not read user_settings.
+  update_display_settings: (event, queue) => (queue.capabilities.user_settings_object ? null : event),
+  update_global_notifications: (event, queue) => (queue.capabilities.user_settings_object ? null : event),
+  message: messageEventForQueue,
+  delete_message: deleteMessageEventForQueue,
+};

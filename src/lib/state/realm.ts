@@ -1,0 +1,147 @@
+import { createHash } from "node:crypto";
+import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
+import type { RealmRow } from "../../db/queries/realms.js";
+import { SERVER_GENERATION } from "../../events/restart.js";
+import type { StateSection } from "./types.js";
+
+/** Zulip's server constants that /register reports with the realm section. */
+export const SERVER_LIMITS = {
+  max_message_length: 10000,
+  max_topic_length: 60,
+  max_stream_name_length: 60,
+  max_stream_description_length: 1024,
+  /** Clients use it as their HTTP timeout for GET /events; greater than the heartbeat interval. */
+  event_queue_longpoll_timeout_seconds: 90,
+} as const;
+
+/**
+ * Organisation settings at their Zulip defaults (feature level 275), keyed without the `realm_`
+ * prefix; a realm's `props` JSON overrides any of them.
+ */
+const REALM_DEFAULTS: Record<string, unknown> = {
+  allow_edit_history: true,
+  allow_message_editing: true,
+  authentication_methods: { Email: { enabled: true, available: true } },
+  available_video_chat_providers: { disabled: { name: "None", id: 0 }, jitsi_meet: { name: "Jitsi Meet", id: 1 } },
+  avatar_changes_disabled: false,
+  bot_domain: "",
+  create_web_public_stream_policy: 7,
+  default_code_block_language: "",
+  default_external_accounts: {},
+  default_language: "en",
+  description: "",
+  digest_emails_enabled: false,
+  digest_weekday: 1,
+  disallow_disposable_email_addresses: true,
+  email_auth_enabled: true,
+  email_changes_disabled: false,
+  emails_restricted_to_domains: false,
+  enable_guest_user_indicator: true,
+  enable_read_receipts: false,
+  enable_spectator_access: false,
+  giphy_rating: 2,
+  icon_source: "G",
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  invite_required: true,
+  is_zephyr_mirror_realm: false,
+  jitsi_server_url: null,
+  logo_source: "D",
+  mandatory_topics: false,
+  message_content_allowed_in_email_notifications: true,
+  message_content_delete_limit_seconds: 600,
+  message_content_edit_limit_seconds: 600,
+  message_retention_days: -1,
+  move_messages_between_streams_limit_seconds: 604800,
+  move_messages_within_stream_limit_seconds: 604800,
+  name_changes_disabled: false,
+  new_stream_announcements_stream_id: -1,
+  night_logo_source: "D",
+  org_type: 0,
+  password_auth_enabled: true,
+  plan_type: 1,
+  presence_disabled: false,
+  push_notifications_enabled: false,
+  push_notifications_enabled_end_timestamp: null,
+  require_unique_names: false,
+  send_welcome_emails: true,
+  signup_announcements_stream_id: -1,
+  upload_quota_mib: null,
+  video_chat_provider: 1,
+  waiting_period_threshold: 0,
+  want_advertise_in_communities_directory: false,
+  wildcard_mention_policy: 5,
+  zulip_update_announcements_stream_id: -1,
+};
+
+/** The `realm` section: every realm_* setting, the server's limits and its capabilities. */
+export const realmSection: StateSection = {
+  types: ["realm"],
+  async fetch(ctx, user, want, _opts, state) {
+    if (!want("realm")) return;
+    const realm = await ctx.realms.get(user.realm_id);
+    if (!realm) return;
+    const url = ctx.config.externalUrl;
+    const settings = { ...REALM_DEFAULTS, ...realmProps(realm) };
+    for (const [key, value] of Object.entries(settings)) state[`realm_${key}`] = value;
+    const icon = `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`;
+    Object.assign(state, {
+      realm_name: realm.name,
+      realm_description: realm.description,
+      realm_date_created: Math.floor(realm.date_created / 1000),
+      realm_uri: url,
+      realm_url: url,
+      realm_icon_url: icon,
+      realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
+      realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
+      ...SERVER_LIMITS,
+      max_avatar_file_size_mib: 5,
+      max_file_upload_size_mib: 25,
+      max_icon_file_size_mib: 5,
+      max_logo_file_size_mib: 5,
+      development_environment: false,
+      server_generation: SERVER_GENERATION,
+      password_min_length: 6,
+      password_min_guesses: 10000,
+      giphy_rating_options: {
+        disabled: { id: 0, name: "GIPHY integration disabled" },
+        y: { id: 1, name: "Allow GIFs rated Y (Very young audience)" },
+        g: { id: 2, name: "Allow GIFs rated G (General audience)" },
+        pg: { id: 3, name: "Allow GIFs rated PG (Parental guidance)" },
+        "pg-13": { id: 4, name: "Allow GIFs rated PG-13 (Parental guidance - under 13)" },
+        r: { id: 5, name: "Allow GIFs rated R (Restricted)" },
+      },
+      server_avatar_changes_disabled: false,
+      server_name_changes_disabled: false,
+      server_needs_upgrade: false,
+      server_inline_image_preview: true,
+      server_inline_url_embed_preview: false,
+      server_thumbnail_formats: [],
+      server_web_public_streams_enabled: false,
+      server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
+      server_jitsi_server_url: "https://meet.jit.si",
+      jitsi_server_url: "https://meet.jit.si",
+      server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECS,
+      server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECS,
+      server_typing_started_expiry_period_milliseconds: 45000,
+      server_typing_stopped_wait_period_milliseconds: 5000,
+      server_typing_started_wait_period_milliseconds: 10000,
+      settings_send_digest_emails: false,
+      upgrade_text_for_wide_organization_logo: "",
+      zulip_plan_is_not_limited: true,
+    });
+  },
+  apply() {
+    // No action changes organisation settings yet; the area that adds `realm` events applies them here.
+  },
+};
+
+
+function realmProps(realm: RealmRow): Record<string, unknown> {
+  try {
+    const props: unknown = JSON.parse(realm.props);
+    return typeof props === "object" && props !== null && !Array.isArray(props) ? (props as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

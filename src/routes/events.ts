@@ -1,0 +1,111 @@
+import { checkSendTyping } from "../actions/typing.js";
+import { pollRegisterParams, queueOptions, registerParams, registerQueue, type Registration } from "../events/register.js";
+import { badQueueId } from "../events/queue.js";
+import { endpoint } from "../http/endpoint.js";
+import { badRequest } from "../http/errors.js";
+import { bool, choice, int, isInt, isList, json, str } from "../http/params.js";
+
+/** Event queues: POST /register, GET and DELETE /events; and POST /typing, which only emits events. */
+export const eventEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/register",
+    params: registerParams,
+    async handler({ ctx, user, params }) {
+      const reg: Registration = {
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: params.client_gravatar,
+        slimPresence: params.slim_presence,
+        allPublicStreams: params.all_public_streams,
+        capabilities: { notification_settings_null: false, ...params.client_capabilities },
+        eventTypes: params.event_types ?? null,
+        narrow: params.narrow,
+        lifespanSecs: params.queue_lifespan_secs,
+      };
+      const fetchTypes = params.fetch_event_types !== undefined ? params.fetch_event_types : reg.eventTypes;
+      const subscribers = params.include_subscribers === "partial" ? "partial" : params.include_subscribers === "true";
+      return registerQueue(ctx, user, reg, fetchTypes, subscribers);
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/events",
+    params: {
+      queue_id: str().optional(),
+      last_event_id: int().optional(),
+      dont_block: bool().default(false),
+      ...pollRegisterParams,
+    },
+    async handler({ ctx, user, params, reply }) {
+      if (params.queue_id === undefined) {
+        // Zulip registers a queue here only for non-blocking calls, and answers without state.
+        if (!params.dont_block) throw badRequest("Missing 'queue_id' argument");
+        const capabilities: Record<string, boolean> = {};
+        for (const [key, value] of Object.entries(params)) if (value === true && isCapability(key)) capabilities[key] = true;
+        const queue = ctx.queues.create(
+          queueOptions(user, {
+            applyMarkdown: params.apply_markdown,
+            clientGravatar: params.client_gravatar,
+            slimPresence: params.slim_presence,
+            allPublicStreams: params.all_public_streams,
+            capabilities,
+            eventTypes: params.event_types ?? null,
+            narrow: params.narrow,
+            lifespanSecs: params.lifespan_secs,
+          }),
+        );
+        return { events: [], queue_id: queue.id };
+      }
+      if (params.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");
+      const queue = ctx.queues.access(params.queue_id, user.id);
+      queue.acknowledge(params.last_event_id);
+      if (queue.events.length > 0 || params.dont_block || ctx.queues.closing) {
+        queue.finish("ready");
+        return { events: queue.events };
+      }
+      const poll = queue.wait(ctx.clock.now(), ctx.queues.heartbeatDelay(), () => ctx.queues.sendHeartbeat(queue));
+      // A client that hangs up leaves nothing behind: no waiter, no timer.
+      const onClose = () => {
+        if (!reply.raw.writableEnded) poll.cancel(ctx.clock.now());
+      };
+      reply.raw.once("close", onClose);
+      const reason = await poll.done;
+      reply.raw.off("close", onClose);
+      queue.lastConnection = ctx.clock.now();
+      if (reason === "closed") {
+        reply.hijack();
+        return {};
+      }
+      if (reason === "gone") throw badQueueId(queue.id);
+      return { events: queue.events, queue_id: queue.id };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/events",
+    params: { queue_id: str() },
+    async handler({ ctx, user, params }) {
+      ctx.queues.delete(ctx.queues.access(params.queue_id, user.id));
+      return {};
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/typing",
+    params: {
+      type: choice(["direct", "stream", "channel"]).default("direct"),
+      op: choice(["start", "stop"]),
+      to: json(isList(isInt())).optional(),
+      stream_id: json(isInt()).optional(),
+      topic: str().optional(),
+    },
+    async handler({ ctx, user, params }) {
+      await checkSendTyping(ctx, user, params.op, params.type === "direct" ? { to: params.to } : { streamId: params.stream_id, topic: params.topic });
+      return {};
+    },
+  }),
+];
+
+function isCapability(key: string): boolean {
+  return key in pollRegisterParams && !["apply_markdown", "client_gravatar", "slim_presence", "all_public_streams", "event_types", "narrow", "lifespan_secs"].includes(key);
+}

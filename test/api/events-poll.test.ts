@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { error, success, type Client } from "../harness/client.js";
+import { startServer, type TestServer } from "../harness/server.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  server.app.ctx.queues.heartbeatMs = undefined;
+});
+
+async function register(client: Client, params: Record<string, unknown> = {}): Promise<string> {
+  const res = await client.post("/register", { event_types: ["realm_user", "typing"], fetch_event_types: [], ...params } as never);
+  expect(res.status).toBe(200);
+  return res.body.queue_id;
+}
+
+/** Resolves once a poll is parked on the queue (the server answers nothing until then). */
+async function parked(queueId: string, waiting = true): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const queue = [...server.app.ctx.queues.ofUser(server.users.hamlet.id), ...server.app.ctx.queues.ofUser(server.users.othello.id)].find(
+      (q) => q.id === queueId,
+    );
+    if (queue?.isWaiting() === waiting) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`queue ${queueId} never ${waiting ? "had" : "lost"} a waiting poll`);
+}
+
+const typeTo = (to: number) => server.as("cordelia").post("/typing", { op: "start", to: [to] });
+
+describe("GET /events, blocking", () => {
+  it("holds the request until an event arrives, then answers with it and the queue id", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const poll = hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    await parked(queueId);
+    await typeTo(server.users.hamlet.id);
+    const res = await poll;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(
+      success({
+        events: [
+          {
+            type: "typing",
+            op: "start",
+            message_type: "direct",
+            sender: { user_id: server.users.cordelia.id, email: "cordelia@zulip.com" },
+            recipients: [
+              { user_id: server.users.hamlet.id, email: "hamlet@zulip.com" },
+              { user_id: server.users.cordelia.id, email: "cordelia@zulip.com" },
+            ],
+            id: 0,
+          },
+        ],
+        queue_id: queueId,
+      }),
+    );
+  });
+
+  it("answers at once, without queue_id, when events are already waiting", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    await typeTo(server.users.hamlet.id);
+    await typeTo(server.users.hamlet.id);
+    const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    expect(res.body.events.map((e: { id: number }) => e.id)).toEqual([0, 1]);
+    expect(res.body.queue_id).toBeUndefined();
+    // Events stay until acknowledged by last_event_id.
+    const again = await hamlet.get("/events", { queue_id: queueId, last_event_id: 0, dont_block: true });
+    expect(again.body.events.map((e: { id: number }) => e.id)).toEqual([1]);
+    const done = await hamlet.get("/events", { queue_id: queueId, last_event_id: 1, dont_block: true });
+    expect(done.body).toEqual(success({ events: [] }));
+  });
+
+  it("sends a heartbeat when nothing happens, and it consumes an event id", async () => {
+    server.app.ctx.queues.heartbeatMs = 30;
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    expect(res.body).toEqual(success({ events: [{ type: "heartbeat", id: 0 }], queue_id: queueId }));
+    await typeTo(server.users.hamlet.id);
+    const next = await hamlet.get("/events", { queue_id: queueId, last_event_id: 0 });
+    expect(next.body.events).toMatchObject([{ type: "typing", id: 1 }]);
+  });
+
+  it("a newer poll on the same queue answers the older one with no events", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const first = hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    await parked(queueId);
+    const second = hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    expect((await first).body).toEqual(success({ events: [], queue_id: queueId }));
+    await parked(queueId);
+    await typeTo(server.users.hamlet.id);
+    expect((await second).body.events).toMatchObject([{ type: "typing", id: 0 }]);
+  });
+
+  it("a client that hangs up leaves no waiting poll and no heartbeat timer", async () => {
+    server.app.ctx.queues.heartbeatMs = 40;
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const abort = new AbortController();
+    const url = `${server.url}/api/v1/events?queue_id=${queueId}&last_event_id=-1`;
+    const auth = "Basic " + Buffer.from(`hamlet@zulip.com:${server.users.hamlet.api_key}`).toString("base64");
+    const pending = fetch(url, { headers: { authorization: auth }, signal: abort.signal }).catch((e: unknown) => e);
+    await parked(queueId);
+    abort.abort();
+    await pending;
+    await parked(queueId, false);
+    await new Promise((r) => setTimeout(r, 100));
+    // Had the timer survived, a heartbeat would be queued by now.
+    const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(res.body).toEqual(success({ events: [] }));
+  });
+
+  it("DELETE /events answers a poll waiting on the queue", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const poll = hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    await parked(queueId);
+    expect((await hamlet.delete("/events", { queue_id: queueId })).body).toEqual(success());
+    expect((await poll).body).toEqual(success({ events: [], queue_id: queueId }));
+  });
+
+  it("never delivers another user's direct typing to a queue", async () => {
+    const othello = server.as("othello");
+    const queueId = await register(othello);
+    await typeTo(server.users.hamlet.id);
+    const res = await othello.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(res.body.events).toEqual([]);
+  });
+});
+
+describe("GET /events without queue_id", () => {
+  it("registers a queue when dont_block is true, with no state", async () => {
+    const hamlet = server.as("hamlet");
+    const res = await hamlet.get("/events", { dont_block: true, event_types: ["typing"] });
+    expect(res.body).toEqual(success({ events: [], queue_id: expect.stringMatching(/^[0-9a-f-]{36}$/) }));
+    await typeTo(server.users.hamlet.id);
+    const next = await hamlet.get("/events", { queue_id: res.body.queue_id, last_event_id: -1, dont_block: true });
+    expect(next.body.events).toMatchObject([{ type: "typing", op: "start", id: 0 }]);
+  });
+
+  it("refuses a blocking call", async () => {
+    const res = await server.as("hamlet").get("/events", {});
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(error("Missing 'queue_id' argument"));
+  });
+});
+
+describe("GET /events errors", () => {
+  it("requires last_event_id with a queue_id", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const res = await hamlet.get("/events", { queue_id: queueId });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(error("Missing 'last_event_id' argument"));
+  });
+
+  it("answers BAD_EVENT_QUEUE_ID for an unknown queue and for another user's", async () => {
+    const queueId = await register(server.as("othello"));
+    for (const id of ["no-such-queue", queueId]) {
+      const res = await server.as("hamlet").get("/events", { queue_id: id, last_event_id: -1 });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(error(`Bad event queue ID: ${id}`, "BAD_EVENT_QUEUE_ID", { queue_id: id }));
+    }
+  });
+
+  it("refuses acknowledging below what was pruned, or an id never issued", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    await typeTo(server.users.hamlet.id);
+    await typeTo(server.users.hamlet.id);
+    await hamlet.get("/events", { queue_id: queueId, last_event_id: 1, dont_block: true });
+    const old = await hamlet.get("/events", { queue_id: queueId, last_event_id: 0, dont_block: true });
+    expect(old.body).toEqual(error("An event newer than 0 has already been pruned!"));
+    const future = await hamlet.get("/events", { queue_id: queueId, last_event_id: 5, dont_block: true });
+    expect(future.body).toEqual(error("Event 5 was not in this queue"));
+  });
+
+  it("rejects a last_event_id that is not an integer", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: "one" });
+    expect(res.body).toEqual(error("last_event_id is not valid JSON"));
+  });
+});
+
+describe("queue expiry", () => {
+  it("collects a queue idle for 600 s by default", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    server.clock.advance(599);
+    expect((await hamlet.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true })).status).toBe(200);
+    server.clock.advance(600);
+    const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(res.body).toEqual(error(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", { queue_id: queueId }));
+  });
+
+  it("honours queue_lifespan_secs, and the periodic sweep drops expired queues", async () => {
+    const hamlet = server.as("hamlet");
+    const longer = await register(hamlet, { queue_lifespan_secs: 1200 });
+    const normal = await register(hamlet);
+    server.clock.advance(900);
+    server.app.ctx.queues.sweep();
+    const ids = server.app.ctx.queues.ofUser(server.users.hamlet.id).map((q) => q.id);
+    expect(ids).toContain(longer);
+    expect(ids).not.toContain(normal);
+  });
+
+  it("never collects a queue while a poll waits on it", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    const poll = hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
+    await parked(queueId);
+    server.clock.advance(3600);
+    server.app.ctx.queues.sweep();
+    await typeTo(server.users.hamlet.id);
+    expect((await poll).body.events).toHaveLength(1);
+  });
+});
+
+describe("DELETE /events", () => {
+  it("deletes a queue; a second delete and later polls get BAD_EVENT_QUEUE_ID", async () => {
+    const hamlet = server.as("hamlet");
+    const queueId = await register(hamlet);
+    expect((await hamlet.delete("/events", { queue_id: queueId })).body).toEqual(success());
+    const bad = error(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", { queue_id: queueId });
+    expect((await hamlet.delete("/events", { queue_id: queueId })).body).toEqual(bad);
+    expect((await hamlet.get("/events", { queue_id: queueId, last_event_id: -1 })).body).toEqual(bad);
+  });
+
+  it("refuses another user's queue and a missing queue_id", async () => {
+    const queueId = await register(server.as("othello"));
+    const res = await server.as("hamlet").delete("/events", { queue_id: queueId });
+    expect(res.body).toEqual(error(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", { queue_id: queueId }));
+    const missing = await server.as("hamlet").delete("/events", {});
+    expect(missing.body).toEqual(error("Missing 'queue_id' argument", "REQUEST_VARIABLE_MISSING", { var_name: "queue_id" }));
+  });
+});
+
+describe("a deactivated user's queues", () => {
+  it("are dropped when the deactivation passes through, and a waiting poll is told its queue is gone", async () => {
+    const othello = server.as("othello");
+    const queueId = await register(othello);
+    const poll = othello.get("/events", { queue_id: queueId, last_event_id: -1 });
+    await parked(queueId);
+    await server.as("iago").delete(`/users/${server.users.othello.id}`);
+    expect((await poll).body).toEqual(error(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", { queue_id: queueId }));
+    expect(server.app.ctx.queues.ofUser(server.users.othello.id)).toEqual([]);
+    await server.as("iago").post(`/users/${server.users.othello.id}/reactivate`);
+  });
+});
