@@ -1,0 +1,97 @@
+import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Db } from "../index.js";
+import type { SubscriptionTable, UserTopicTable } from "../schema.js";
+
+/** A subscription row as stored (active or not). */
+export type SubscriptionRow = Selectable<SubscriptionTable>;
+
+/** A topic visibility row. */
+export type UserTopicRow = Selectable<UserTopicTable>;
+
+/** Every subscription row of a user, active or not. */
+export function subscriptionsOfUser(db: Db, userId: number): Promise<SubscriptionRow[]> {
+  return db.selectFrom("subscription").selectAll().where("user_id", "=", userId).execute();
+}
+
+/** One subscription row (active or not). */
+export function subscriptionOf(db: Db, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom("subscription").selectAll().where("user_id", "=", userId).where("stream_id", "=", streamId).executeTakeFirst();
+}
+
+/** Rows of these users in these channels (active or not). */
+export async function subscriptionRows(db: Db, userIds: readonly number[], streamIds: readonly number[]): Promise<SubscriptionRow[]> {
+  if (userIds.length === 0 || streamIds.length === 0) return [];
+  return db
+    .selectFrom("subscription")
+    .selectAll()
+    .where("user_id", "in", [...userIds])
+    .where("stream_id", "in", [...streamIds])
+    .execute();
+}
+
+/** Active subscribers (active users only) of these channels, as stream id → sorted user ids. */
+export async function subscriberIds(db: Db, streamIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
+  if (streamIds.length === 0) return out;
+  const rows = await db
+    .selectFrom("subscription")
+    .select(["stream_id", "user_id"])
+    .where("stream_id", "in", [...streamIds])
+    .where("active", "=", 1)
+    .where("is_user_active", "=", 1)
+    .orderBy("user_id")
+    .execute();
+  for (const row of rows) out.get(row.stream_id)?.push(row.user_id);
+  return out;
+}
+
+/** Inserts new subscription rows. */
+export async function insertSubscriptions(db: Db, rows: Insertable<SubscriptionTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto("subscription").values(rows).execute();
+}
+
+/** Updates one subscription row. */
+export async function updateSubscription(db: Db, userId: number, streamId: number, changes: Updateable<SubscriptionTable>): Promise<void> {
+  await db.updateTable("subscription").set(changes).where("user_id", "=", userId).where("stream_id", "=", streamId).execute();
+}
+
+/** Marks all of a user's subscription rows as belonging to an (in)active user. */
+export async function setSubscriptionsUserActive(db: Db, userId: number, active: boolean): Promise<void> {
+  await db.updateTable("subscription").set({ is_user_active: active ? 1 : 0 }).where("user_id", "=", userId).execute();
+}
+
+/** A user's topic visibility rows, oldest change first. */
+export function userTopicsOfUser(db: Db, userId: number): Promise<UserTopicRow[]> {
+  return db.selectFrom("user_topic").selectAll().where("user_id", "=", userId).orderBy("last_updated").orderBy("stream_id").execute();
+}
+
+/** One topic visibility row. */
+export function userTopicOf(db: Db, userId: number, streamId: number, topicKey: string): Promise<UserTopicRow | undefined> {
+  return db
+    .selectFrom("user_topic")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where("stream_id", "=", streamId)
+    .where("topic_key", "=", topicKey)
+    .executeTakeFirst();
+}
+
+/** Sets (inserts or replaces) one topic visibility row. */
+export async function upsertUserTopic(db: Db, row: UserTopicRow): Promise<void> {
+  await db
+    .insertInto("user_topic")
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(["user_id", "stream_id", "topic_key"]).doUpdateSet({
+        topic_name: row.topic_name,
+        visibility_policy: row.visibility_policy,
+        last_updated: row.last_updated,
+      }),
+    )
+    .execute();
+}
+
+/** Deletes one topic visibility row (policy 0 is stored as no row). */
+export async function deleteUserTopic(db: Db, userId: number, streamId: number, topicKey: string): Promise<void> {
+  await db.deleteFrom("user_topic").where("user_id", "=", userId).where("stream_id", "=", streamId).where("topic_key", "=", topicKey).execute();
+}
