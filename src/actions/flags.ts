@@ -1,0 +1,99 @@
+import { write, type AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
+import { flagsOfMessages, messagesByIds } from "../db/queries/messages.js";
+import type { UserRow } from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
+import { badRequest } from "../http/errors.js";
+import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/flags.js";
+import { hasMessageAccess } from "../lib/message-access.js";
+
+/** Zulip's checks on a flag change: known flag, editable, add or remove. Returns the bit. */
+export function checkFlagChange(flag: string, op: string): { bit: number; adding: boolean } {
+  if (!API_FLAGS.has(flag)) throw badRequest(`Invalid flag: '${flag}'`);
+  if (!EDITABLE_FLAGS.has(flag)) throw badRequest(`Flag not editable: '${flag}'`);
+  if (op !== "add" && op !== "remove") throw badRequest(`Invalid message flag operation: '${op}'`);
+  return { bit: Flag[flag as FlagName], adding: op === "add" };
+}
+
+/** Validates, then sets or clears a flag on messages for the user. Returns how many changed. */
+export async function checkUpdateMessageFlags(ctx: AppContext, user: UserRow, messageIds: readonly number[], op: string, flag: string): Promise<number> {
+  const change = checkFlagChange(flag, op);
+  return write(ctx, (tx, outbox) => doUpdateMessageFlags(tx, outbox, user, messageIds, flag, change));
+}
+
+/**
+ * Zulip's do_update_message_flags: marking unread skips channel messages of channels the user
+ * left; ids already in the target state are skipped; changing a flag on a message the user never
+ * received creates a historical row, if the user may read it (else `Invalid message(s)`).
+ * Sends update_message_flags to the user's own clients, with `message_details` when marking unread.
+ */
+export async function doUpdateMessageFlags(
+  tx: Db,
+  outbox: Outbox,
+  user: UserRow,
+  requested: readonly number[],
+  flag: string,
+  change: { bit: number; adding: boolean },
+): Promise<number> {
+  const { bit, adding } = change;
+  const target = adding ? bit : 0;
+  let ids = [...new Set(requested)];
+  if (flag === "read" && !adding) ids = await dropUnsubscribedChannelMessages(tx, user.id, ids);
+  const existing = await flagsOfMessages(tx, user.id, ids);
+  const changed = ids.filter((id) => ((existing.get(id) ?? HISTORICAL_FLAGS) & bit) !== target);
+  const historical = changed.filter((id) => !existing.has(id));
+  if ((HISTORICAL_FLAGS & bit) !== target && historical.length > 0) {
+    const rows = await messagesByIds(tx, historical);
+    const accessible = await Promise.all(rows.map((m) => hasMessageAccess(tx, user, m, undefined)));
+    if (rows.length !== historical.length || accessible.includes(false)) throw badRequest("Invalid message(s)");
+    const flags = adding ? HISTORICAL_FLAGS | bit : HISTORICAL_FLAGS & ~bit;
+    for (let i = 0; i < historical.length; i += 300) {
+      await tx.insertInto("user_message").values(historical.slice(i, i + 300).map((id) => ({ user_id: user.id, message_id: id, flags }))).execute();
+    }
+  }
+  const toUpdate = changed.filter((id) => existing.has(id));
+  for (let i = 0; i < toUpdate.length; i += 500) {
+    await tx
+      .updateTable("user_message")
+      .set((eb) => ({ flags: adding ? eb("flags", "|", bit) : eb("flags", "&", ~bit) }))
+      .where("user_id", "=", user.id)
+      .where("message_id", "in", toUpdate.slice(i, i + 500))
+      .execute();
+  }
+  const event = { type: "update_message_flags" as const, op: change.adding ? ("add" as const) : ("remove" as const), flag, messages: changed, all: false };
+  const full = { ...event, operation: event.op };
+  if (flag === "read" && !adding) outbox.send({ ...full, message_details: await unreadDetails(tx, user.id, changed) }, [user.id]);
+  else outbox.send(full, [user.id]);
+  return changed.length;
+}
+
+async function dropUnsubscribedChannelMessages(db: Db, userId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return ids;
+  const subscribed = new Set(
+    (await db.selectFrom("subscription").select("stream_id").where("user_id", "=", userId).where("active", "=", 1).execute()).map((r) => r.stream_id),
+  );
+  const rows = await messagesByIds(db, ids);
+  const drop = new Set(rows.filter((m) => m.stream_id !== null && !subscribed.has(m.stream_id)).map((m) => m.id));
+  return ids.filter((id) => !drop.has(id));
+}
+
+/** message_details of update_message_flags remove/read: where each now-unread message lives. */
+async function unreadDetails(db: Db, userId: number, ids: readonly number[]): Promise<Record<string, Record<string, unknown>>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  if (ids.length === 0) return out;
+  const flags = await flagsOfMessages(db, userId, ids);
+  const muted = new Set(
+    (await db.selectFrom("subscription").select("stream_id").where("user_id", "=", userId).where("is_muted", "=", 1).execute()).map((r) => r.stream_id),
+  );
+  for (const m of (await messagesByIds(db, ids)).sort((a, b) => a.id - b.id)) {
+    const bits = flags.get(m.id) ?? 0;
+    if (bits & Flag.read) continue;
+    const details: Record<string, unknown> =
+      m.stream_id !== null
+        ? { type: "stream", stream_id: m.stream_id, topic: m.topic, unmuted_stream_msg: !muted.has(m.stream_id) }
+        : { type: "private", user_ids: m.dm_key.split(",").map(Number).filter((id) => id !== userId) };
+    if (bits & MENTION_BITS) details.mentioned = true;
+    out[String(m.id)] = details;
+  }
+  return out;
+}

@@ -1,0 +1,270 @@
+import { write, type AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
+import { insertMessage, insertUserMessages, recipientId, RecipientType, streamRecipients, usersMutingSender } from "../db/queries/messages.js";
+import type { RealmRow } from "../db/queries/realms.js";
+import { activeStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
+import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
+import { ApiError, badRequest } from "../http/errors.js";
+import { flagList, recipientFlags } from "../lib/flags.js";
+import { isSubscribed } from "../lib/message-access.js";
+import { messageDict, MessageLookups } from "../lib/message-dict.js";
+import { sendWithPerUser } from "../lib/message-events.js";
+import { subscriberIds } from "../db/queries/subscriptions.js";
+import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/message-rules.js";
+import { dmKey } from "../lib/narrow.js";
+import { alertWordCacheOf, alertWordsMatch } from "../lib/alert-words.js";
+import { renderContent, type Rendered } from "../lib/render.js";
+import { checkUserGroupMentionAllowed } from "../lib/user-groups.js";
+import { Role } from "../lib/roles.js";
+import { streamIdDoesNotExist } from "../lib/streams.js";
+
+/** A send request as POST /messages decodes it. */
+export interface SendInput {
+  type: "stream" | "private";
+  /** The raw `to` parameter. */
+  to: string | undefined;
+  topic: string | undefined;
+  content: string;
+  client: string;
+  readBySender: boolean | undefined;
+  localId?: string;
+}
+
+/** Where a message goes once its addressee is resolved. */
+export type Destination = { kind: "stream"; stream: StreamRow; topic: string } | { kind: "direct"; userIds: number[] };
+
+// Clients that are a person typing (Zulip's Client.default_read_by_sender).
+const HUMAN_CLIENTS = new Set(["zulipandroid", "zulipios", "zulipdesktop", "zulipmobile", "zulipelectron", "zulipterminal", "snipe", "website", "ios", "android"]);
+
+/** Whether a client name is an interactive app, whose sender's own copy starts read. */
+export function sentByHuman(client: string): boolean {
+  const name = client.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes("desktop app");
+}
+
+/** Validates and authorises a send (Zulip's check_message), then sends. Returns the new id. */
+export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: SendInput): Promise<number> {
+  const destination = await resolveDestination(ctx.db, sender, input);
+  const content = normalizeContent(input.content);
+  if (destination.kind === "stream") await checkCanSendToStream(ctx, sender, destination.stream);
+  const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content);
+  const readBySender = input.readBySender ?? sentByHuman(input.client);
+  const realm = await ctx.realms.get(sender.realm_id);
+  if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));
+  await checkUserGroupMentionAllowed(ctx.db, sender, rendered.mentionedGroupIds);
+  // Read before the write: on SQLite the transaction holds the only connection.
+  const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
+  return write(ctx, (tx, outbox) =>
+    doSendMessage(ctx, tx, outbox, sender, destination, content, rendered, { client: input.client, readBySender, localId: input.localId, realm, alertWords }),
+  );
+}
+
+async function resolveDestination(db: Db, sender: UserRow, input: SendInput): Promise<Destination> {
+  if (input.type === "stream") {
+    const indicator = input.to === undefined ? undefined : streamIndicator(input.to);
+    if (indicator === undefined) throw badRequest("Missing channel");
+    if (input.topic === undefined) throw badRequest("Missing topic");
+    const topic = truncateTopic(checkTopic(input.topic));
+    if (typeof indicator === "number") {
+      const stream = await streamById(db, indicator);
+      if (!stream || stream.realm_id !== sender.realm_id || stream.deactivated) throw streamIdDoesNotExist(indicator);
+      return { kind: "stream", stream, topic };
+    }
+    const stream = await activeStreamByName(db, sender.realm_id, indicator);
+    if (!stream) throw streamNameDoesNotExist(indicator);
+    return { kind: "stream", stream, topic };
+  }
+  const recipients = input.to === undefined ? [] : privateRecipients(input.to);
+  if (recipients.length === 0) throw badRequest("Message must have recipients");
+  const ids = new Set<number>([sender.id]);
+  for (const key of recipients) {
+    const user = typeof key === "number" ? await userById(db, key) : await userByApiEmail(db, sender.realm_id, key);
+    if (!user || user.realm_id !== sender.realm_id) throw badRequest(typeof key === "number" ? `Invalid user ID ${key}` : `Invalid email '${key}'`);
+    if (!user.is_active) throw badRequest(`'${user.email}' is no longer using Zulip.`);
+    ids.add(user.id);
+  }
+  return { kind: "direct", userIds: [...ids].sort((a, b) => a - b) };
+}
+
+/** Zulip's extract_stream_indicator: a JSON id, name or one-element list, else the raw name. */
+function streamIndicator(raw: string): string | number {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+  if (Array.isArray(data)) {
+    if (data.length !== 1) throw badRequest("Expected exactly one channel");
+    data = data[0];
+  }
+  if (typeof data === "string") return data;
+  if (typeof data === "number" && Number.isInteger(data)) return data;
+  throw badRequest("Invalid data type for channel");
+}
+
+/** Zulip's extract_private_recipients: a JSON list (or comma-separated string) of emails or of ids. */
+function privateRecipients(raw: string): (string | number)[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    data = raw;
+  }
+  if (typeof data === "string") data = data.split(",");
+  if (!Array.isArray(data)) throw badRequest("Invalid data type for recipients");
+  if (data.length === 0) return [];
+  const mixed = () => badRequest("Recipient lists may contain emails or user IDs, but not both.");
+  if (typeof data[0] === "string") {
+    const emails = data.map((e: unknown) => {
+      if (typeof e !== "string") throw mixed();
+      return e.trim();
+    });
+    return [...new Set(emails.filter((e) => e.length > 0))];
+  }
+  if (typeof data[0] === "number") {
+    return [
+      ...new Set(
+        data.map((id: unknown) => {
+          if (typeof id !== "number" || !Number.isInteger(id)) throw mixed();
+          return id;
+        }),
+      ),
+    ];
+  }
+  throw badRequest("Invalid data type for recipients");
+}
+
+/** Wildcard mentions reaching more than WILDCARD_MENTION_THRESHOLD people need the realm's permission. */
+async function checkWildcardMentions(ctx: AppContext, sender: UserRow, to: Extract<Destination, { kind: "stream" }>, rendered: Rendered, settings: MessageSettings): Promise<void> {
+  if (!rendered.streamWildcard && !rendered.topicWildcard) return;
+  if (wildcardMentionAllowed(sender, settings, ctx.clock.now())) return;
+  if (rendered.streamWildcard && ((await subscriberIds(ctx.db, [to.stream.id])).get(to.stream.id) ?? []).length > WILDCARD_MENTION_THRESHOLD) {
+    throw new ApiError("You do not have permission to use channel wildcard mentions in this channel.", "STREAM_WILDCARD_MENTION_NOT_ALLOWED", 400);
+  }
+  if (rendered.topicWildcard && (await topicParticipants(ctx.db, to.stream.id, to.topic, sender.id)).size > WILDCARD_MENTION_THRESHOLD) {
+    throw new ApiError("You do not have permission to use topic wildcard mentions in this topic.", "TOPIC_WILDCARD_MENTION_NOT_ALLOWED", 400);
+  }
+}
+
+/** Zulip's access_stream_for_send_message: post policy, then who may post to a private channel. */
+async function checkCanSendToStream(ctx: AppContext, sender: UserRow, stream: StreamRow): Promise<void> {
+  const settings = messageSettings(await ctx.realms.get(sender.realm_id));
+  const owner = sender.is_bot && sender.bot_owner_id !== null ? await ctx.users.get(sender.bot_owner_id) : undefined;
+  try {
+    checkStreamPostPolicy(sender, stream, settings, ctx.clock.now());
+  } catch (error) {
+    // A bot may post wherever its owner may.
+    if (!owner) throw error;
+    checkStreamPostPolicy(owner, stream, settings, ctx.clock.now());
+  }
+  if (stream.is_web_public) return;
+  if (!stream.invite_only && sender.role !== Role.GUEST) return;
+  if (await isSubscribed(ctx.db, sender.id, stream.id)) return;
+  if (owner && (await isSubscribed(ctx.db, owner.id, stream.id))) return;
+  throw badRequest(`Not authorized to send to channel '${stream.name}'`);
+}
+
+/**
+ * Stores a message and one row per recipient, and queues the `message` event to every recipient
+ * (each with its own flags) and, for public channels, to the realm's all-public-streams queues.
+ */
+export async function doSendMessage(
+  ctx: AppContext,
+  tx: Db,
+  outbox: Outbox,
+  sender: UserRow,
+  to: Destination,
+  content: string,
+  rendered: Rendered,
+  opts: { client: string; readBySender: boolean; localId?: string; realm?: RealmRow; alertWords?: ReadonlyMap<number, readonly string[]> },
+): Promise<number> {
+  const isDirect = to.kind === "direct";
+  const key = isDirect ? dmKey(to.userIds) : "";
+  const others = isDirect ? to.userIds.filter((id) => id !== sender.id) : [];
+  const recipient = !isDirect
+    ? await recipientId(tx, RecipientType.STREAM, to.stream.id)
+    : to.userIds.length > 2
+      ? await recipientId(tx, RecipientType.GROUP, 0, key)
+      : await recipientId(tx, RecipientType.PERSONAL, others[0] ?? sender.id);
+  const now = ctx.clock.now();
+  const id = await insertMessage(tx, {
+    realm_id: sender.realm_id,
+    sender_id: sender.id,
+    stream_id: isDirect ? null : to.stream.id,
+    topic: isDirect ? "" : to.topic,
+    dm_key: key,
+    content,
+    rendered_content: rendered.html,
+    date_sent: now,
+    has_link: rendered.hasLink ? 1 : 0,
+    has_image: rendered.hasImage ? 1 : 0,
+    has_attachment: rendered.hasAttachment ? 1 : 0,
+    is_me_message: rendered.isMeMessage ? 1 : 0,
+    client: opts.client,
+    recipient_id: recipient,
+  });
+  let userIds: number[];
+  let mutedBy: Set<number>;
+  if (isDirect) {
+    userIds = to.userIds;
+    mutedBy = await usersMutingSender(tx, userIds, sender.id);
+  } else {
+    const rows = await streamRecipients(tx, to.stream.id, sender.id);
+    userIds = [...new Set([...rows.map((r) => r.user_id), sender.id])];
+    mutedBy = new Set(rows.filter((r) => r.muted !== null).map((r) => r.user_id));
+  }
+  const participants = !isDirect && rendered.topicWildcard ? await topicParticipants(tx, to.stream.id, to.topic, sender.id) : new Set<number>();
+  const flags = new Map<number, number>();
+  for (const userId of userIds) {
+    flags.set(
+      userId,
+      recipientFlags({
+        userId,
+        senderId: sender.id,
+        isDirect,
+        readBySender: opts.readBySender,
+        senderMuted: mutedBy.has(userId),
+        mentionedUserIds: rendered.mentionedUserIds,
+        groupMentionedUserIds: rendered.groupMemberIds,
+        streamWildcard: rendered.streamWildcard,
+        topicWildcardApplies: participants.has(userId),
+        hasAlertWord: alertWordsMatch(content, opts.alertWords?.get(userId) ?? []),
+      }),
+    );
+  }
+  await insertUserMessages(tx, id, flags);
+  const row = { id, realm_id: sender.realm_id, sender_id: sender.id, stream_id: isDirect ? null : to.stream.id, topic: isDirect ? "" : to.topic, dm_key: key, content, rendered_content: rendered.html, date_sent: now, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: rendered.isMeMessage ? 1 : 0, client: opts.client, recipient_id: recipient, last_moved_time: null };
+  const message = await messageDict(new MessageLookups(tx).seed({ user: sender, stream: isDirect ? undefined : to.stream, realm: opts.realm }), row, { applyMarkdown: true, clientGravatar: false }, []);
+  const perUser: Record<number, Record<string, unknown>> = {};
+  for (const [userId, bits] of flags) perUser[userId] = { flags: flagList(bits) };
+  if (opts.localId !== undefined) perUser[sender.id] = { ...perUser[sender.id], local_message_id: opts.localId };
+  sendWithPerUser(outbox, {
+    event: { type: "message", message: { ...message, id, raw_content: content } },
+    userIds: [...flags.keys()],
+    perUser,
+    publicRealmId: !isDirect && !to.stream.invite_only ? sender.realm_id : undefined,
+  });
+  return id;
+}
+
+/** Senders of a topic's messages and users who reacted to them, plus the new message's sender. */
+async function topicParticipants(db: Db, streamId: number, topic: string, senderId: number): Promise<Set<number>> {
+  const senders = await db
+    .selectFrom("message")
+    .select("sender_id")
+    .distinct()
+    .where("stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["topic"]), "=", topic.toLowerCase()))
+    .execute();
+  const reactors = await db
+    .selectFrom("reaction")
+    .innerJoin("message", "message.id", "reaction.message_id")
+    .select("reaction.user_id")
+    .distinct()
+    .where("message.stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["message.topic"]), "=", topic.toLowerCase()))
+    .execute();
+  return new Set([...senders.map((s) => s.sender_id), ...reactors.map((r) => r.user_id), senderId]);
+}

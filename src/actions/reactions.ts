@@ -1,0 +1,104 @@
+import { write, type AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
+import { hasReaction, insertReaction, removeReaction } from "../db/queries/reactions.js";
+import type { UserRow } from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
+import { ApiError, badRequest } from "../http/errors.js";
+import { HISTORICAL_FLAGS } from "../lib/flags.js";
+import { accessMessage } from "../lib/message-access.js";
+import { messageAudience } from "../lib/message-audience.js";
+import { emojiByCode, emojiByName } from "../markdown/emoji-data.js";
+
+/** A reaction as the endpoints name it. */
+export interface ReactionInput {
+  emojiName: string | undefined;
+  emojiCode: string | undefined;
+  reactionType: string | undefined;
+}
+
+/** Zulip's get_emoji_data for unicode emoji: the code for a name, or `Emoji '<name>' does not exist`. */
+function emojiCodeFor(name: string): string {
+  const entry = emojiByName(name);
+  if (!entry) throw badRequest(`Emoji '${name}' does not exist`);
+  return entry.code;
+}
+
+/** Zulip's check_emoji_request for a new reaction. */
+function checkEmoji(name: string, code: string, type: string): void {
+  if (type !== "unicode_emoji") throw badRequest("Invalid emoji type.");
+  if (!emojiByCode(code)) throw badRequest("Invalid emoji code.");
+  if (emojiByName(name)?.code !== code) throw badRequest("Invalid emoji name.");
+}
+
+/**
+ * Adds the user's reaction (Zulip's check_add_reaction). A reaction with an emoji others already
+ * used counts as a vote for theirs and takes its name. Sends `reaction` add to the message's audience.
+ */
+export async function checkAddReaction(ctx: AppContext, user: UserRow, messageId: number, input: ReactionInput): Promise<void> {
+  if (input.emojiName === undefined) throw new ApiError("Missing 'emoji_name' argument", "REQUEST_VARIABLE_MISSING", 400, { var_name: "emoji_name" });
+  const emojiName = input.emojiName;
+  await write(ctx, async (tx, outbox) => {
+    const { message, flags } = await accessMessage(tx, user, messageId);
+    let code = input.emojiCode;
+    let type = input.reactionType;
+    if (code === undefined || type === undefined) {
+      code = emojiCodeFor(emojiName);
+      type = "unicode_emoji";
+    }
+    if (await hasReaction(tx, message.id, user.id, type, code)) throw new ApiError("Reaction already exists.", "REACTION_ALREADY_EXISTS", 400);
+    const existing = await tx
+      .selectFrom("reaction")
+      .select("emoji_name")
+      .where("message_id", "=", message.id)
+      .where("emoji_code", "=", code)
+      .where("reaction_type", "=", type)
+      .executeTakeFirst();
+    const name = existing?.emoji_name ?? emojiName;
+    if (!existing) checkEmoji(name, code, type);
+    // Reacting subscribes the user to the message's later updates, as Zulip's historical row does.
+    if (flags === undefined) await tx.insertInto("user_message").values({ user_id: user.id, message_id: message.id, flags: HISTORICAL_FLAGS }).execute();
+    await insertReaction(tx, { message_id: message.id, user_id: user.id, emoji_name: name, emoji_code: code, reaction_type: type });
+    await notify(tx, outbox, user, "add", message.id, message.stream_id, { name, code, type });
+  });
+}
+
+/** Removes the user's reaction (Zulip's remove_reaction); the code may be found from the name. */
+export async function checkRemoveReaction(ctx: AppContext, user: UserRow, messageId: number, input: ReactionInput): Promise<void> {
+  await write(ctx, async (tx, outbox) => {
+    const { message } = await accessMessage(tx, user, messageId);
+    const type = input.reactionType ?? "unicode_emoji";
+    let code = input.emojiCode;
+    if (code === undefined) {
+      if (input.emojiName === undefined) throw badRequest("At least one of the following arguments must be present: emoji_name, emoji_code");
+      code = emojiCodeFor(input.emojiName);
+    }
+    const row = await tx
+      .selectFrom("reaction")
+      .select("emoji_name")
+      .where("message_id", "=", message.id)
+      .where("user_id", "=", user.id)
+      .where("emoji_code", "=", code)
+      .where("reaction_type", "=", type)
+      .executeTakeFirst();
+    if (!row) throw new ApiError("Reaction doesn't exist.", "REACTION_DOES_NOT_EXIST", 400);
+    await removeReaction(tx, message.id, user.id, type, code);
+    await notify(tx, outbox, user, "remove", message.id, message.stream_id, { name: row.emoji_name, code, type });
+  });
+}
+
+/** Sends `reaction` to everyone who has the message and to subscribers who may read the channel's history. */
+async function notify(tx: Db, outbox: Outbox, user: UserRow, op: "add" | "remove", messageId: number, streamId: number | null, emoji: { name: string; code: string; type: string }): Promise<void> {
+  outbox.send(
+    {
+      type: "reaction",
+      op,
+      user_id: user.id,
+      user: { user_id: user.id, email: user.email, full_name: user.full_name },
+      message_id: messageId,
+      emoji_name: emoji.name,
+      emoji_code: emoji.code,
+      reaction_type: emoji.type,
+    },
+    await messageAudience(tx, [messageId], streamId),
+  );
+}

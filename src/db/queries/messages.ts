@@ -1,0 +1,162 @@
+import type { Insertable, Selectable } from "kysely";
+import type { Db } from "../index.js";
+import type { MessageTable } from "../schema.js";
+
+/** A message row as stored. */
+export type MessageRow = Selectable<MessageTable>;
+
+/** A message row joined with one user's flags (null = the user has no row for it). */
+export type MessageWithFlags = MessageRow & { um_flags: number | null };
+
+/** Ids above this cannot exist (PostgreSQL's integer); queries never bind them. */
+export const MAX_STORED_ID = 2_147_483_647;
+
+/** Ids that can name a stored row. */
+function storable(ids: readonly number[]): number[] {
+  return ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_STORED_ID);
+}
+
+/** Recipient types (Zulip's Recipient.PERSONAL / STREAM / DIRECT_MESSAGE_GROUP). */
+export const RecipientType = { PERSONAL: 1, STREAM: 2, GROUP: 3 } as const;
+
+/** The recipient id for a channel, a user (1:1 messages) or a group conversation, created on first use. */
+export async function recipientId(db: Db, type: number, typeId: number, dmKey = ""): Promise<number> {
+  const found = await db
+    .selectFrom("recipient")
+    .select("id")
+    .where("type", "=", type)
+    .where("type_id", "=", typeId)
+    .where("dm_key", "=", dmKey)
+    .executeTakeFirst();
+  if (found) return found.id;
+  const { id } = await db.insertInto("recipient").values({ type, type_id: typeId, dm_key: dmKey }).returning("id").executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Who receives a new channel message: the channel's active subscribers, each with whether they
+ * muted the sender (one query on the send path).
+ */
+export async function streamRecipients(db: Db, streamId: number, senderId: number): Promise<{ user_id: number; muted: number | null }[]> {
+  return db
+    .selectFrom("subscription as s")
+    .leftJoin("muted_user as mu", (join) => join.onRef("mu.user_id", "=", "s.user_id").on("mu.muted_user_id", "=", senderId))
+    .select(["s.user_id", "mu.muted_user_id as muted"])
+    .where("s.stream_id", "=", streamId)
+    .where("s.active", "=", 1)
+    .where("s.is_user_active", "=", 1)
+    .execute();
+}
+
+/** Which of `userIds` muted the sender. */
+export async function usersMutingSender(db: Db, userIds: readonly number[], senderId: number): Promise<Set<number>> {
+  const rows = await db.selectFrom("muted_user").select("user_id").where("muted_user_id", "=", senderId).where("user_id", "in", [...userIds]).execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** Inserts a message and returns its id. */
+export async function insertMessage(db: Db, row: Insertable<MessageTable>): Promise<number> {
+  const { id } = await db.insertInto("message").values(row).returning("id").executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Inserts per-user rows for one message. */
+export async function insertUserMessages(db: Db, messageId: number, flagsByUser: ReadonlyMap<number, number>): Promise<void> {
+  const rows = [...flagsByUser].map(([userId, flags]) => ({ user_id: userId, message_id: messageId, flags }));
+  // SQLite caps bound variables per statement; 3 per row.
+  for (let i = 0; i < rows.length; i += 300) await db.insertInto("user_message").values(rows.slice(i, i + 300)).execute();
+}
+
+/** One message by id. */
+export async function messageById(db: Db, id: number): Promise<MessageRow | undefined> {
+  if (storable([id]).length === 0) return undefined;
+  return db.selectFrom("message").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** One user's flags on a message, or undefined when the user has no row. */
+export async function userMessageFlags(db: Db, userId: number, messageId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("user_message")
+    .select("flags")
+    .where("user_id", "=", userId)
+    .where("message_id", "=", messageId)
+    .executeTakeFirst();
+  return row?.flags;
+}
+
+/** Per-user rows of some messages for one user: message id → flags. */
+export async function flagsOfMessages(db: Db, userId: number, requested: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const ids = storable(requested);
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom("user_message")
+      .select(["message_id", "flags"])
+      .where("user_id", "=", userId)
+      .where("message_id", "in", ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.message_id, r.flags);
+  }
+  return out;
+}
+
+/** Messages by id (any order). */
+export async function messagesByIds(db: Db, requested: readonly number[]): Promise<MessageRow[]> {
+  const out: MessageRow[] = [];
+  const ids = storable(requested);
+  for (let i = 0; i < ids.length; i += 500) {
+    out.push(...(await db.selectFrom("message").selectAll().where("id", "in", ids.slice(i, i + 500)).execute()));
+  }
+  return out;
+}
+
+/** Users holding a row for a message. */
+export async function userIdsOfMessage(db: Db, messageId: number): Promise<number[]> {
+  const rows = await db.selectFrom("user_message").select("user_id").where("message_id", "=", messageId).execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Rows (user, flags) of a message. */
+export function userMessagesOf(db: Db, messageId: number): Promise<{ user_id: number; flags: number }[]> {
+  return db.selectFrom("user_message").select(["user_id", "flags"]).where("message_id", "=", messageId).execute();
+}
+
+/** Ids of a channel topic's messages (case-insensitive topic), oldest first, optionally from an id on. */
+export async function topicMessageIds(db: Db, streamId: number, topic: string, fromId = 0): Promise<number[]> {
+  const rows = await db
+    .selectFrom("message")
+    .select("id")
+    .where("stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["topic"]), "=", topic.toLowerCase()))
+    .where("id", ">=", fromId)
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Sets columns of some messages. */
+export async function updateMessages(db: Db, ids: readonly number[], changes: Partial<Insertable<MessageTable>>): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) await db.updateTable("message").set(changes).where("id", "in", ids.slice(i, i + 500)).execute();
+}
+
+/** Replaces one user's flag bits on a message. */
+export async function setUserMessageFlags(db: Db, userId: number, messageId: number, flags: number): Promise<void> {
+  await db.updateTable("user_message").set({ flags }).where("user_id", "=", userId).where("message_id", "=", messageId).execute();
+}
+
+/** Deletes messages with their per-user rows and reactions. */
+export async function deleteMessages(db: Db, ids: readonly number[]): Promise<void> {
+  await db.deleteFrom("reaction").where("message_id", "in", ids).execute();
+  await db.deleteFrom("user_message").where("message_id", "in", ids).execute();
+  await db.deleteFrom("message").where("id", "in", ids).execute();
+}
+
+/** The newest message id the user has a row for, or -1. */
+export async function maxReceivedMessageId(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom("user_message")
+    .select((eb) => eb.fn.max("message_id").as("max_id"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row?.max_id ?? -1;
+}

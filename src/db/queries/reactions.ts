@@ -1,0 +1,44 @@
+import type { Selectable } from "kysely";
+import type { Db } from "../index.js";
+import type { ReactionTable } from "../schema.js";
+
+/** A reaction row as stored. */
+export type ReactionRow = Selectable<ReactionTable>;
+
+/** Reactions of some messages, in insertion order per message. */
+export async function reactionsOf(db: Db, messageIds: readonly number[]): Promise<ReactionRow[]> {
+  const out: ReactionRow[] = [];
+  for (let i = 0; i < messageIds.length; i += 500) {
+    out.push(...(await db.selectFrom("reaction").selectAll().where("message_id", "in", messageIds.slice(i, i + 500)).execute()));
+  }
+  return out;
+}
+
+/** Whether the user already reacted with this emoji. */
+export async function hasReaction(db: Db, messageId: number, userId: number, reactionType: string, emojiCode: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("reaction")
+    .select("user_id")
+    .where("message_id", "=", messageId)
+    .where("user_id", "=", userId)
+    .where("reaction_type", "=", reactionType)
+    .where("emoji_code", "=", emojiCode)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Adds a reaction. */
+export async function insertReaction(db: Db, row: ReactionRow): Promise<void> {
+  await db.insertInto("reaction").values(row).execute();
+}
+
+/** Removes a reaction; returns the emoji name it had. */
+export async function removeReaction(db: Db, messageId: number, userId: number, reactionType: string, emojiCode: string): Promise<void> {
+  await db
+    .deleteFrom("reaction")
+    .where("message_id", "=", messageId)
+    .where("user_id", "=", userId)
+    .where("reaction_type", "=", reactionType)
+    .where("emoji_code", "=", emojiCode)
+    .execute();
+}

@@ -1,0 +1,59 @@
+import type { AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
+import { activeStreamsOfRealm } from "../db/queries/streams.js";
+import { usersOfRealm } from "../db/queries/users.js";
+import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResult } from "../markdown/index.js";
+
+/** Rendered content plus the users a group mention reaches. */
+export interface Rendered extends RenderResult {
+  /** Members (direct or through subgroups) of the mentioned user groups. */
+  groupMemberIds: Set<number>;
+}
+
+/**
+ * Renders message content against the realm's users, channels and named user groups. Names are
+ * looked up only when the content could mention something, which keeps plain messages cheap.
+ */
+export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string): Promise<Rendered> {
+  const renderCtx = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
+  const result = renderMarkdown(content, renderCtx);
+  const groupMemberIds = result.mentionedGroupIds.size > 0 ? await groupMembers(db, [...result.mentionedGroupIds]) : new Set<number>();
+  return { ...result, groupMemberIds };
+}
+
+async function realmRenderContext(db: Db, realmId: number, realmUrl: string): Promise<RenderContext> {
+  const users = (await usersOfRealm(db, realmId)).filter((u) => u.is_active === 1);
+  const byName = new Map<string, { id: number; fullName: string }[]>();
+  const byId = new Map<number, { id: number; fullName: string }>();
+  for (const u of users) {
+    const entry = { id: u.id, fullName: u.full_name };
+    byId.set(u.id, entry);
+    const key = u.full_name.toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), entry]);
+  }
+  const streams = new Map((await activeStreamsOfRealm(db, realmId)).map((s) => [s.name.toLowerCase(), { id: s.id, name: s.name }]));
+  const groups = new Map<string, { id: number; name: string }>();
+  const groupRows = await db.selectFrom("user_group").select(["id", "name"]).where("realm_id", "=", realmId).where("name", "is not", null).execute();
+  for (const g of groupRows) if (g.name !== null) groups.set(g.name.toLowerCase(), { id: g.id, name: g.name });
+  return {
+    userByName: (name) => byName.get(name.toLowerCase()) ?? [],
+    userById: (id) => byId.get(id),
+    groupByName: (name) => groups.get(name.toLowerCase()),
+    channelByName: (name) => streams.get(name.toLowerCase()),
+    realmUrl,
+  };
+}
+
+/** Members of groups, following subgroups. */
+async function groupMembers(db: Db, groupIds: number[]): Promise<Set<number>> {
+  const seen = new Set<number>(groupIds);
+  const members = new Set<number>();
+  let frontier = groupIds;
+  while (frontier.length > 0) {
+    for (const r of await db.selectFrom("user_group_member").select("user_id").where("group_id", "in", frontier).execute()) members.add(r.user_id);
+    const subs = await db.selectFrom("user_group_subgroup").select("subgroup_id").where("supergroup_id", "in", frontier).execute();
+    frontier = subs.map((s) => s.subgroup_id).filter((id) => !seen.has(id));
+    for (const id of frontier) seen.add(id);
+  }
+  return members;
+}

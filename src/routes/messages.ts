@@ -1,0 +1,139 @@
+import { checkSendMessage } from "../actions/messages.js";
+import { checkDeleteMessage, checkUpdateMessage } from "../actions/message-edit.js";
+import { endpoint } from "../http/endpoint.js";
+import { badRequest } from "../http/errors.js";
+import { bool, choice, int, pathInt, str } from "../http/params.js";
+import { HISTORICAL_FLAGS } from "../lib/flags.js";
+import { accessMessage } from "../lib/message-access.js";
+import { messageDicts } from "../lib/message-dict.js";
+import { fetchRange, MAX_MESSAGES_PER_FETCH, parseAnchor } from "../lib/message-fetch.js";
+import { parseNarrow } from "../lib/narrow.js";
+import { renderContent } from "../lib/render.js";
+import { highlightHtml, highlightTopic } from "../lib/search-highlight.js";
+
+/** Zulip's parse_user_agent: the client name is the User-Agent's product token. */
+function clientFromUserAgent(userAgent: string | undefined): string {
+  if (!userAgent) return "Unspecified";
+  const match = /^([^/ ]*[^0-9/(]*)(\/([^/ ]*))?([ /].*)?$/.exec(userAgent);
+  return match?.[1] ? match[1] : "Unspecified";
+}
+
+/** Messages: send, fetch, fetch one, edit, delete, render. */
+export const messageEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/messages",
+    params: {
+      type: choice(["stream", "channel", "private", "direct"]),
+      to: str().optional(),
+      topic: str().alias("subject").optional(),
+      content: str(),
+      queue_id: str().optional(),
+      local_id: str().optional(),
+      read_by_sender: bool().optional(),
+      client: str().optional(),
+    },
+    async handler({ ctx, user, params, request }) {
+      const id = await checkSendMessage(ctx, user, {
+        type: params.type === "stream" || params.type === "channel" ? "stream" : "private",
+        to: params.to,
+        topic: params.topic,
+        content: params.content,
+        client: params.client ?? clientFromUserAgent(request.headers["user-agent"]),
+        readBySender: params.read_by_sender,
+        localId: params.queue_id !== undefined ? params.local_id : undefined,
+      });
+      return { id };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/messages",
+    params: {
+      anchor: str().optional(),
+      include_anchor: bool().default(true),
+      num_before: int({ min: 0 }).default(0),
+      num_after: int({ min: 0 }).default(0),
+      narrow: str().default("[]"),
+      client_gravatar: bool().default(true),
+      apply_markdown: bool().default(true),
+      use_first_unread_anchor: bool().default(false),
+    },
+    async handler({ ctx, user, params }) {
+      const narrow = parseNarrow(params.narrow);
+      let anchor: ReturnType<typeof parseAnchor> = "first_unread";
+      if (!params.use_first_unread_anchor) {
+        if (params.anchor === undefined) throw badRequest("Missing 'anchor' argument.");
+        anchor = parseAnchor(params.anchor);
+      }
+      if (params.num_before + params.num_after > MAX_MESSAGES_PER_FETCH) {
+        throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+      }
+      if (params.num_before > 0 && params.num_after > 0 && !params.include_anchor) throw badRequest("The anchor can only be excluded at an end of the range");
+      const range = await fetchRange(ctx, user, { anchor, numBefore: params.num_before, numAfter: params.num_after, includeAnchor: params.include_anchor, narrow });
+      const flags = new Map(range.rows.map((r) => [r.id, r.flags]));
+      const rows = range.rows.flatMap((r) => (r.message ? [r.message] : []));
+      const messages = await messageDicts(ctx, rows, { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar }, flags);
+      const words = range.narrow.searchWords;
+      if (words.length > 0) {
+        rows.forEach((row, i) => {
+          const dict = messages[i];
+          if (!dict) return;
+          dict.match_content = highlightHtml(row.rendered_content, words);
+          dict.match_subject = highlightTopic(row.topic, words);
+        });
+      }
+      return {
+        messages,
+        found_anchor: range.foundAnchor,
+        found_oldest: range.foundOldest,
+        found_newest: range.foundNewest,
+        history_limited: false,
+        anchor: range.anchor,
+      };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/messages/:message_id",
+    params: { apply_markdown: bool().default(true) },
+    async handler({ ctx, user, params, path }) {
+      const { message, flags } = await accessMessage(ctx.db, user, pathInt(path.message_id));
+      const bits = flags ?? HISTORICAL_FLAGS;
+      const [dict] = await messageDicts(ctx, [message], { applyMarkdown: params.apply_markdown, clientGravatar: false }, new Map([[message.id, bits]]));
+      return { raw_content: message.content, message: dict ?? {} };
+    },
+  }),
+  endpoint({
+    method: "PATCH",
+    path: "/messages/:message_id",
+    params: {
+      content: str().optional(),
+      topic: str().alias("subject").optional(),
+      propagate_mode: choice(["change_one", "change_later", "change_all"]).default("change_one"),
+    },
+    async handler({ ctx, user, params, path }) {
+      await checkUpdateMessage(ctx, user, pathInt(path.message_id), { content: params.content, topic: params.topic, propagateMode: params.propagate_mode });
+      return { detached_uploads: [] };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/messages/:message_id",
+    params: {},
+    async handler({ ctx, user, path }) {
+      await checkDeleteMessage(ctx, user, pathInt(path.message_id));
+      return {};
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/messages/render",
+    params: { content: str() },
+    async handler({ ctx, user, params }) {
+      const rendered = await renderContent(ctx, ctx.db, user.realm_id, params.content);
+      return { rendered: rendered.html };
+    },
+  }),
+];
+
