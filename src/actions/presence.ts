@@ -1,0 +1,73 @@
+import type { AppContext } from "../context.js";
+import { activeUserCount } from "../db/queries/presence.js";
+import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { PresenceEvent, QueuedEvent } from "../events/types.js";
+import { badRequest } from "../http/errors.js";
+import {
+  OFFLINE_THRESHOLD_SECS,
+  USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS,
+  legacyClientPresence,
+  presenceOf,
+  realmPresences,
+  type PresenceEntry,
+} from "../lib/presence.js";
+import { realmProp } from "../lib/realm-props.js";
+import { userSetting } from "../lib/settings.js";
+
+/** What POST /users/me/presence was asked. */
+export interface PresencePing {
+  status: string;
+  pingOnly: boolean;
+  slimPresence: boolean;
+  lastUpdateId: number | undefined;
+}
+
+/**
+ * Records the caller's presence and answers the realm's presence. The change lives in memory
+ * (write-behind), so its event is published directly rather than through a transaction's outbox.
+ * A `presence` event goes to every active user of the realm, unless there are more than 100.
+ */
+export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: PresencePing): Promise<Record<string, unknown>> {
+  if (ping.status !== "active" && ping.status !== "idle") throw badRequest(`Invalid status: ${ping.status}`);
+  const realm = await ctx.realms.get(user.realm_id);
+  const presenceDisabled = realmProp(realm, "presence_disabled") === true;
+  // At level 275 a user in invisible mode does not record presence at all.
+  if (userSetting(user, "presence_enabled") === true) {
+    const change = await presenceOf(ctx).update(user, ctx.clock.now(), ping.status === "active");
+    if (change.announce && !presenceDisabled) {
+      const batch = await presenceEvents(ctx, user, change.entry, false);
+      ctx.bus.publish(batch);
+    }
+  }
+  if (ping.pingOnly) return {};
+  const modern = ping.slimPresence || ping.lastUpdateId !== undefined;
+  const { presences, lastUpdateId } = await realmPresences(ctx, user, { modern, lastUpdateId: ping.lastUpdateId }, presenceDisabled);
+  return { presences, server_timestamp: ctx.clock.now() / 1000, presence_last_update_id: lastUpdateId };
+}
+
+/**
+ * After presence_enabled changed and committed: an "active now" entry (enabled) or an idle entry
+ * dated past the offline threshold (disabled), announced even in large realms (Zulip forces it).
+ */
+export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, enabled: boolean): Promise<void> {
+  const now = ctx.clock.now();
+  const store = presenceOf(ctx);
+  const entry = enabled
+    ? (await store.update(user, now, true, true)).entry
+    : await store.replaceWithIdle(user, now - (OFFLINE_THRESHOLD_SECS + 120) * 1000);
+  ctx.bus.publish(await presenceEvents(ctx, user, entry, true));
+}
+
+async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEntry, force: boolean): Promise<QueuedEvent[]> {
+  // Counting first: in a large realm most presence changes are not announced at all.
+  if (!force && (await activeUserCount(ctx.db, user.realm_id)) > USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS) return [];
+  const recipients = await activeUserIds(ctx.db, user.realm_id);
+  const event: PresenceEvent = {
+    type: "presence",
+    user_id: user.id,
+    email: user.email,
+    server_timestamp: ctx.clock.now() / 1000,
+    presence: { website: legacyClientPresence(entry, user) },
+  };
+  return [{ event, userIds: recipients }];
+}

@@ -1,0 +1,84 @@
+import { write, type AppContext } from "../context.js";
+import { saveStatus, statusOf } from "../db/queries/user-status.js";
+import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserStatusEvent } from "../events/types.js";
+import { badRequest } from "../http/errors.js";
+import { emojiByCode, emojiByName } from "../markdown/emoji-data.js";
+import { userSetting } from "../lib/settings.js";
+import { doPresenceEnabledChanged } from "./presence.js";
+import { doChangeUserSetting } from "./settings.js";
+
+/** What POST /users/me/status was sent (undefined = not passed). */
+export interface StatusChange {
+  away?: boolean;
+  statusText?: string;
+  emojiName?: string;
+  emojiCode?: string;
+  reactionType?: string;
+}
+
+/**
+ * Sets the caller's status; only passed fields change. `away` is the legacy view of
+ * presence_enabled and goes through the settings path. The user_status event goes to every
+ * active user of the realm (everyone can access everyone here).
+ */
+export async function checkUpdateStatus(ctx: AppContext, user: UserRow, change: StatusChange): Promise<void> {
+  const statusText = change.statusText?.trim();
+  if (change.away === undefined && statusText === undefined && change.emojiName === undefined) {
+    throw badRequest("Client did not pass any new values.");
+  }
+  if (statusText !== undefined && [...statusText].length > 60) throw badRequest("status_text is too long (limit: 60 characters)");
+  let emoji: { name: string; code: string; type: string } | undefined;
+  if (change.emojiName === "") emoji = { name: "", code: "", type: "unicode_emoji" };
+  else if (change.emojiName !== undefined) emoji = checkEmoji(change.emojiName, change.emojiCode, change.reactionType);
+  else if (change.emojiCode !== undefined || change.reactionType !== undefined) {
+    throw badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.");
+  }
+  const presenceFlip = change.away !== undefined && userSetting(user, "presence_enabled") !== !change.away;
+  await write(ctx, async (tx, outbox) => {
+    if (presenceFlip) {
+      await doChangeUserSetting(ctx, tx, outbox, user.id, "presence_enabled", !change.away);
+      outbox.afterCommit(() => ctx.users.forget(user.id));
+    }
+    const row = (await statusOf(tx, user.id)) ?? {
+      user_id: user.id,
+      realm_id: user.realm_id,
+      status_text: "",
+      emoji_name: "",
+      emoji_code: "",
+      reaction_type: "unicode_emoji",
+      timestamp: 0,
+    };
+    row.timestamp = ctx.clock.now();
+    if (statusText !== undefined) row.status_text = statusText;
+    if (emoji) Object.assign(row, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
+    await saveStatus(tx, row);
+    const event: UserStatusEvent = { type: "user_status", user_id: user.id };
+    if (change.away !== undefined) event.away = change.away;
+    if (statusText !== undefined) event.status_text = statusText;
+    if (emoji) Object.assign(event, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
+    outbox.send(event, await activeUserIds(tx, user.realm_id));
+  });
+  if (presenceFlip) await doPresenceEnabledChanged(ctx, (await ctx.users.get(user.id)) ?? user, !change.away);
+}
+
+/** Zulip's get_emoji_data + check_emoji_request for the status emoji (no custom emoji exist here). */
+function checkEmoji(name: string, code: string | undefined, type: string | undefined): { name: string; code: string; type: string } {
+  if (code === undefined || type === undefined) {
+    const found = emojiByName(name);
+    if (!found) throw badRequest(`Emoji '${name}' does not exist`);
+    code ??= found.code;
+    type ??= "unicode_emoji";
+  }
+  if (type === "unicode_emoji") {
+    if (!emojiByCode(code)) throw badRequest("Invalid emoji code.");
+    if (emojiByName(name)?.code !== code) throw badRequest("Invalid emoji name.");
+  } else if (type === "realm_emoji") {
+    throw badRequest("Invalid custom emoji.");
+  } else if (type === "zulip_extra_emoji") {
+    if (name !== "zulip") throw badRequest("Invalid emoji name.");
+  } else {
+    throw badRequest("Invalid emoji type.");
+  }
+  return { name, code, type };
+}
