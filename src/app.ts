@@ -6,18 +6,24 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
+import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
+import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
 import { allEndpoints } from "./routes/index.js";
+import { flushPresence } from "./lib/presence.js";
+import { registerSignupRoutes } from "./routes/signup.js";
 
 /** What tests and the server may substitute. */
 export interface AppOptions {
   clock?: Clock;
   logger?: Logger;
   bus?: EventBus;
+  /** Event-queue timings (tests shorten the heartbeat). */
+  events?: QueueTimings;
 }
 
 /** A built application: the Fastify instance (not listening) and its context. */
@@ -31,16 +37,18 @@ export interface App {
 export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext> {
   const log = options.logger ?? pino({ level: config.logLevel });
   const store = await openStore(config.databaseUrl);
+  const clock = options.clock ?? systemClock;
   return {
     config,
     store,
     db: store.db,
     log,
-    clock: options.clock ?? systemClock,
+    clock,
     bus: options.bus ?? localBus(),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
+    queues: new QueueRegistry(clock, log, options.events),
   };
 }
 
@@ -64,18 +72,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       reply.code(404).type("text/plain").send("Not Found\n");
     }
   });
-  http.addHook("onResponse", async (request, reply) => {
-    log.info(
-      { method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId },
-      "request",
-    );
-  });
+  if (log.isLevelEnabled("info")) {
+    http.addHook("onResponse", async (request, reply) => {
+      const route = request.routeOptions.url ?? request.url;
+      log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId }, "request");
+    });
+  }
   registerEndpoints(http, ctx, new RateLimiter(config.rateLimitPerMinute), allEndpoints);
+  registerSignupRoutes(http, ctx);
+  // Queues saved by the previous process come back before the first request can ask for them.
+  loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+  ctx.queues.start(ctx.bus);
   return {
     http,
     ctx,
     async close() {
+      // Waiting polls are answered first, so closing the server does not wait on them.
+      ctx.queues.stop();
+      saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
       await http.close();
+      await flushPresence(ctx);
       await store.close();
     },
   };

@@ -4,6 +4,7 @@ import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
+import type { QueueRegistry } from "./events/queues.js";
 import type { RealmCache } from "./lib/realm-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
@@ -19,6 +20,8 @@ export interface AppContext {
   users: UserCache;
   realms: RealmCache;
   mailer: Mailer;
+  /** The event queues of this process (POST /register, GET /events), fed by `bus`. */
+  queues: QueueRegistry;
 }
 
 /**

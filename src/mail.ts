@@ -1,6 +1,5 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
 import type { Logger } from "pino";
 
 /** One outgoing email. */
@@ -19,19 +18,21 @@ const FROM = "Rookery <noreply@rookery.invalid>";
 
 /** Builds the mailer for a server: SMTP for `smtpUrl`, or files under `<dataDir>/outbox`. */
 export function createMailer(smtpUrl: string | null, dataDir: string, log: Logger): Mailer {
+  // nodemailer is loaded on the first mail: most processes never send one.
+  const nodemailer = () => import("nodemailer").then((m) => m.default);
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
     return {
       async send(mail) {
+        const transport = (await nodemailer()).createTransport(smtpUrl);
         await transport.sendMail({ from: FROM, ...mail });
         log.info({ to: mail.to, subject: mail.subject }, "mail sent");
       },
     };
   }
   const outbox = path.join(dataDir, "outbox");
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     async send(mail) {
+      const transport = (await nodemailer()).createTransport({ streamTransport: true, buffer: true, newline: "unix" });
       const info = await transport.sendMail({ from: FROM, ...mail });
       await fs.mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}.eml`);

@@ -5,6 +5,7 @@ import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { Role } from "../lib/roles.js";
 import { hashPassword } from "../lib/secrets.js";
+import { createSystemGroups } from "./user-groups.js";
 import { doCreateUser } from "./users.js";
 
 /** What a new organisation is made of. */
@@ -31,6 +32,7 @@ export async function createRealm(ctx: AppContext, input: NewRealm): Promise<{ r
       deactivated: 0,
       props: "{}",
     });
+    await createSystemGroups(tx, realmId, ctx.clock.now());
     const owner = await doCreateUser(
       ctx,
       tx,

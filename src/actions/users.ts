@@ -17,6 +17,9 @@ import { ApiError, badRequest, ownerRequired, adminRequired } from "../http/erro
 import { Role } from "../lib/roles.js";
 import { hashPassword, randomToken } from "../lib/secrets.js";
 import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
+import { initialSettingsFor } from "../lib/settings.js";
+import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js";
+import { doSetSubscriptionsUserActive, subscribeToDefaultStreams } from "./subscriptions.js";
 
 /** What a new account is made of. */
 export interface NewUser {
@@ -26,6 +29,8 @@ export interface NewUser {
   password: string | null;
   role: number;
   bot?: { type: number; ownerId: number | null };
+  /** false when an invitation chooses the channels instead of the realm's defaults (Zulip's prereg_user streams). */
+  defaultSubscriptions?: boolean;
 }
 
 /** The host part of dummy API emails (user<ID>@host). */
@@ -49,7 +54,9 @@ export async function checkCreateUser(ctx: AppContext, input: NewUser): Promise<
  * new address only if its visibility allows).
  */
 export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, input: NewUser, passwordHash: string | null): Promise<UserRow> {
-  const visibility = EmailVisibility.EVERYONE;
+  // New accounts (created, invited or bots) start from the realm's defaults for new users.
+  const initial = await initialSettingsFor(tx, input.realmId);
+  const visibility = initial.emailAddressVisibility;
   const id = await insertUser(tx, {
     realm_id: input.realmId,
     email: input.email,
@@ -68,6 +75,7 @@ export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, inpu
     avatar_source: "G",
     avatar_version: 1,
     email_address_visibility: visibility,
+    settings: initial.settings,
   });
   if (visibility !== EmailVisibility.EVERYONE) {
     await updateUser(tx, id, { email: dummyEmail(id, emailHost(ctx)) });
@@ -75,6 +83,8 @@ export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, inpu
   const user = await userById(tx, id);
   if (!user) throw new Error("created user vanished");
   await sendUserAdd(tx, outbox, user);
+  await addNewUserToSystemGroups(ctx, tx, outbox, user);
+  if (!input.bot && input.defaultSubscriptions !== false) await subscribeToDefaultStreams(tx, outbox, user);
   return user;
 }
 
@@ -131,6 +141,7 @@ export async function doDeactivateUser(ctx: AppContext, tx: Db, outbox: Outbox, 
 
 async function deactivateOne(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   await updateUser(tx, user.id, { is_active: 0 });
+  await doSetSubscriptionsUserActive(tx, outbox, user, false);
   outbox.afterCommit(() => ctx.users.forget(user.id));
   const active = await usersOfRealm(tx, user.realm_id).then((all) => all.filter((u) => u.is_active));
   outbox.send({ type: "realm_user", op: "update", person: { user_id: user.id, is_active: false } }, active.map((u) => u.id));
@@ -157,6 +168,7 @@ export async function checkReactivateUser(ctx: AppContext, actor: UserRow, targe
   if (target.is_active) throw badRequest("User is already active");
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, target.id, { is_active: 1 });
+    await doSetSubscriptionsUserActive(tx, outbox, target, true);
     outbox.afterCommit(() => ctx.users.forget(target.id));
     const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
     outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, is_active: true } }, active.map((u) => u.id));
@@ -181,6 +193,7 @@ export async function checkChangeRole(ctx: AppContext, actor: UserRow, target: U
     outbox.afterCommit(() => ctx.users.forget(target.id));
     const active = await activeUserIds(tx, target.realm_id);
     outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, active);
+    await moveUserToRoleGroups(ctx, tx, outbox, target, role);
   });
 }
 

@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
-import pg from "pg";
 import { migrations } from "./migrations/index.js";
 import type { DialectName } from "./migrations/helpers.js";
 import type { Database } from "./schema.js";
@@ -22,12 +21,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
-// PostgreSQL returns int8 (bigint, count(*)) as strings; every such value we store fits a double.
-pg.types.setTypeParser(20, (value) => Number(value));
-
 /** Opens the database named by `url` (sqlite:<file> or postgres://…) and migrates it to the latest version. */
 export async function openStore(url: string): Promise<Store> {
-  const store = url.startsWith("sqlite:") ? openSqlite(url.slice("sqlite:".length)) : openPostgres(url);
+  const store = url.startsWith("sqlite:") ? openSqlite(url.slice("sqlite:".length)) : await openPostgres(url);
   await migrate(store.db);
   return store;
 }
@@ -48,7 +44,11 @@ function openSqlite(file: string): Store {
   };
 }
 
-function openPostgres(url: string): Store {
+async function openPostgres(url: string): Promise<Store> {
+  // Loaded only when used: the embedded default never pays for the PostgreSQL driver.
+  const { default: pg } = await import("pg");
+  // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value we store fits a double.
+  pg.types.setTypeParser(20, (value) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

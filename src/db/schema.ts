@@ -36,6 +36,8 @@ export interface UserTable {
   avatar_source: string;
   avatar_version: number;
   email_address_visibility: number;
+  /** JSON object of the user's personal settings (lib/settings.ts), copied from the realm defaults at creation. */
+  settings: Generated<string>;
 }
 
 export interface CustomProfileFieldTable {
@@ -112,6 +114,16 @@ export interface MessageTable {
   has_attachment: number;
   is_me_message: number;
   client: string;
+  recipient_id: Generated<number>;
+  last_moved_time: Generated<number | null>;
+}
+
+/** Zulip's Recipient: 1 = user, 2 = channel, 3 = group direct-message conversation (keyed by dm_key). */
+export interface RecipientTable {
+  id: Generated<number>;
+  type: number;
+  type_id: number;
+  dm_key: Generated<string>;
 }
 
 export interface UserMessageTable {
@@ -143,6 +155,109 @@ export interface MutedUserTable {
   date_muted: number;
 }
 
+export interface RealmUserDefaultTable {
+  realm_id: number;
+  /** JSON object of the defaults an administrator changed. */
+  settings: string;
+}
+
+export interface PresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_active_time: number | null;
+  last_connected_time: number | null;
+  last_update_id: number;
+}
+
+export interface UserStatusTable {
+  user_id: number;
+  realm_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  to_ids: string;
+  topic: string;
+  content: string;
+  last_edit_time: number;
+}
+
+export interface AlertWordTable {
+  id: Generated<number>;
+  user_id: number;
+  realm_id: number;
+  word: string;
+}
+
+export interface PushDeviceTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: number;
+  token: string;
+  ios_app_id: string | null;
+  last_updated: number;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** Null for anonymous groups (group-setting values given as {direct_members, direct_subgroups}). */
+  name: string | null;
+  description: string;
+  is_system_group: number;
+  can_mention_group_id: number | null;
+  date_created: number;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupTable {
+  supergroup_id: number;
+  subgroup_id: number;
+}
+
+export interface InviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  referred_by_id: number;
+  invited_as: number;
+  /** JSON array of channel ids. */
+  stream_ids: string;
+  include_realm_default_subscriptions: number;
+  notify_referrer_on_join: number;
+  key: string;
+  invited_at: number;
+  expiry_date: number | null;
+  /** 0 pending, 1 used, 2 revoked. */
+  status: number;
+  created_user_id: number | null;
+}
+
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  referred_by_id: number;
+  invited_as: number;
+  stream_ids: string;
+  include_realm_default_subscriptions: number;
+  key: string;
+  created_at: number;
+  expiry_date: number | null;
+  /** 0 active, 2 revoked. */
+  status: number;
+}
+
 /** The whole database. */
 export interface Database {
   realm: RealmTable;
@@ -154,7 +269,19 @@ export interface Database {
   default_stream: DefaultStreamTable;
   message: MessageTable;
   user_message: UserMessageTable;
+  recipient: RecipientTable;
   reaction: ReactionTable;
   user_topic: UserTopicTable;
   muted_user: MutedUserTable;
+  realm_user_default: RealmUserDefaultTable;
+  presence: PresenceTable;
+  user_status: UserStatusTable;
+  draft: DraftTable;
+  alert_word: AlertWordTable;
+  push_device_token: PushDeviceTokenTable;
+  user_group: UserGroupTable;
+  user_group_member: UserGroupMemberTable;
+  user_group_subgroup: UserGroupSubgroupTable;
+  invite: InviteTable;
+  multiuse_invite: MultiuseInviteTable;
 }

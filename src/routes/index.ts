@@ -1,6 +1,20 @@
 import type { Endpoint } from "../http/endpoint.js";
 import { authEndpoints } from "./auth.js";
+import { eventEndpoints } from "./events.js";
 import { userEndpoints } from "./users.js";
+import { userGroupEndpoints } from "./user-groups.js";
+import { inviteEndpoints } from "./invites.js";
+import { streamEndpoints } from "./streams.js";
+import { subscriptionEndpoints } from "./subscriptions.js";
+import { userTopicEndpoints } from "./user-topics.js";
+import { settingsEndpoints } from "./settings.js";
+import { presenceEndpoints } from "./presence.js";
+import { draftEndpoints } from "./drafts.js";
+import { mutedUserEndpoints } from "./muted-users.js";
+import { alertWordEndpoints } from "./alert-words.js";
+import { pushTokenEndpoints } from "./push-tokens.js";
+import { messageEndpoints } from "./messages.js";
+import { messageFlagEndpoints } from "./message-flags.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...userEndpoints];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints];

@@ -75,8 +75,29 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   // Removed in Zulip 10.0 (feature level 363), replaced by the realm's can_manage_billing_group; sent at 275.
   { schema: "get_own_user_200_response", property: "is_billing_admin", definition: { type: "boolean" } },
   { schema: "User", property: "is_billing_admin", definition: { type: "boolean" } },
+  // dense_mode: a personal setting until Zulip 11 (feature level 364); sent at 275 in user_settings, the defaults and the legacy top level.
+  { schema: "register_queue_200_response", property: "dense_mode", definition: { type: "boolean" } },
+  { schema: "register_queue_200_response_allOf_user_settings", property: "dense_mode", definition: { type: "boolean" } },
+  { schema: "register_queue_200_response_allOf_realm_user_settings_defaults", property: "dense_mode", definition: { type: "boolean" } },
+  // Before Zulip 10.0 (feature level 330) default channels were sent as channel objects, not ids; before FL 343 stream delete carried whole channel objects.
+  { schema: "register_queue_200_response", property: "realm_default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
+  { schema: "get_events_200_response_allOf_events_inner_oneOf_29", property: "default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
+  { schema: "get_events_200_response_allOf_events_inner_oneOf_17", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
+];
+
+/**
+ * Properties Zulip 11's document requires that a feature-level-275 server does not send yet, per
+ * component schema: they stay allowed but are no longer required.
+ */
+const LATER_REQUIRED: readonly { schema: string; properties: readonly string[] }[] = [
+  // Channel objects: is_archived (FL 315), is_recently_active (FL 323), can_subscribe_group (FL 357), folder_id (FL 389), subscriber_count (FL 394).
+  { schema: "BasicChannel", properties: ["can_subscribe_group", "folder_id", "is_archived", "is_recently_active", "subscriber_count"] },
+  {
+    schema: "get_streams_200_response_allOf_streams_inner",
+    properties: ["can_subscribe_group", "folder_id", "is_archived", "is_recently_active", "subscriber_count"],
+  },
 ];
 
 const ANNOTATIONS = new Set(["description", "example", "examples", "deprecated", "title", "default", "readOnly", "writeOnly"]);
@@ -107,6 +128,7 @@ function loadSpec(): Spec {
   for (const { schema, property, definition } of KNOWN_VERSION_DIFFERENCES) {
     addAllowedProperty(raw.components.schemas, schema, property, definition);
   }
+  for (const { schema, properties } of LATER_REQUIRED) dropRequired(raw.components.schemas, schema, properties);
   const flat = flatten(raw, raw, new Map());
   const doc = toJsonSchema(flat);
   if (!isObj(doc) || !isObj(doc.paths)) throw new Error("normalising the OpenAPI document failed");
@@ -114,6 +136,14 @@ function loadSpec(): Spec {
   ajv.addSchema(doc, DOC_ID);
   spec = { doc, paths: doc.paths, ajv };
   return spec;
+}
+
+function dropRequired(schemas: Obj, name: string, properties: readonly string[]): void {
+  const schema = schemas[name];
+  const parts = isObj(schema) ? [schema, ...(Array.isArray(schema.allOf) ? schema.allOf : [])] : [];
+  const holders = parts.filter((part): part is Obj => isObj(part) && Array.isArray(part.required));
+  if (holders.length === 0) throw new Error(`LATER_REQUIRED: ${name} has no required list`);
+  for (const part of holders) part.required = (part.required as unknown[]).filter((p) => typeof p !== "string" || !properties.includes(p));
 }
 
 function addAllowedProperty(schemas: Obj, name: string, property: string, definition: Obj): void {

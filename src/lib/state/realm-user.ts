@@ -16,12 +16,17 @@ export const realmUserSection: StateSection = {
     state.realm_non_active_users = all.filter((u) => !u.is_active);
     state.cross_realm_bots = [];
   },
-  apply(state, event) {
+  apply(state, event, _user, opts) {
     if (event.type !== "realm_user" || !Array.isArray(state.realm_users)) return;
     const active = state.realm_users as Person[];
     const inactive = (state.realm_non_active_users ?? []) as Person[];
     if (event.op === "add") {
-      active.push({ ...event.person });
+      const person = { ...event.person };
+      // The event carries the real URL; a client_gravatar client computes Gravatar URLs itself (Zulip's apply_event).
+      if (opts.clientGravatar && typeof person.avatar_url === "string" && person.avatar_url.startsWith("https://secure.gravatar.com/")) {
+        person.avatar_url = null;
+      }
+      active.push(person);
       return;
     }
     if (event.op === "remove") {

@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { acceptInvitation, findInvitation, type Invitation } from "../actions/signup.js";
+import type { AppContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+
+/**
+ * The page an invitation link opens (`/join/<key>/`, outside /api/v1): the invitee chooses a name
+ * and password and the account is created. The same URLs answer JSON to clients that send
+ * `Accept: application/json` (GET: what the invitation is; POST, form-encoded `full_name`,
+ * `password` and, for reusable links, `email`: the new account's id, email and API key).
+ */
+export function registerSignupRoutes(http: FastifyInstance, ctx: AppContext): void {
+  for (const url of ["/join/:key", "/join/:key/"]) {
+    http.get(url, (request, reply) => show(ctx, request, reply));
+    http.post(url, (request, reply) => submit(ctx, request, reply));
+  }
+}
+
+type Fields = Record<string, unknown>;
+
+async function show(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const key = keyOf(request);
+  try {
+    const invitation = await findInvitation(ctx.db, key, ctx.clock.now());
+    if (wantsJson(request)) {
+      const email = invitation.kind === "email" ? invitation.invite.email : null;
+      return json(reply, 200, { result: "success", msg: "", realm_name: invitation.realm.name, email, invited_as: invitation.invite.invited_as });
+    }
+    return html(reply, 200, formPage(invitation, key, {}, undefined));
+  } catch (error) {
+    return failure(ctx, request, reply, error);
+  }
+}
+
+async function submit(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const key = keyOf(request);
+  const body: Fields = typeof request.body === "object" && request.body !== null ? (request.body as Fields) : {};
+  const field = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+  try {
+    const user = await acceptInvitation(ctx, key, { email: field("email"), fullName: field("full_name"), password: field("password") });
+    if (wantsJson(request)) return json(reply, 200, { result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.api_key });
+    return html(reply, 200, page("Welcome!", `<p>Your account <strong>${escapeHtml(user.delivery_email)}</strong> is ready. You can now log in with your email address and password.</p>`));
+  } catch (error) {
+    // A form mistake shows the form again with the message; an unusable link shows its own page.
+    if (error instanceof ApiError && error.status === 400 && !wantsJson(request)) {
+      try {
+        const invitation = await findInvitation(ctx.db, key, ctx.clock.now());
+        return html(reply, 400, formPage(invitation, key, { email: field("email"), full_name: field("full_name") }, error.msg));
+      } catch (again) {
+        return failure(ctx, request, reply, again);
+      }
+    }
+    return failure(ctx, request, reply, error);
+  }
+}
+
+function failure(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, error: unknown): void {
+  if (!(error instanceof ApiError)) {
+    ctx.log.error({ err: error }, "signup failed");
+    if (wantsJson(request)) return json(reply, 500, { result: "error", msg: "Internal server error", code: "BAD_REQUEST" });
+    return html(reply, 500, page("Something went wrong", "<p>Something went wrong. Please try again later.</p>"));
+  }
+  if (wantsJson(request)) return json(reply, error.status, error.body());
+  const title = error.status === 404 ? "This invitation link cannot be used" : "Signup failed";
+  return html(reply, error.status, page(title, `<p>${escapeHtml(error.msg)}</p>`));
+}
+
+function formPage(invitation: Invitation, key: string, values: { email?: string; full_name?: string }, message: string | undefined): string {
+  const realm = escapeHtml(invitation.realm.name);
+  const emailField =
+    invitation.kind === "email"
+      ? `<p>Email: <strong>${escapeHtml(invitation.invite.email)}</strong></p>`
+      : `<p><label>Email <input type="email" name="email" required value="${escapeHtml(values.email ?? "")}"></label></p>`;
+  const body = [
+    `<p>You have been invited to join <strong>${realm}</strong>.</p>`,
+    message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`,
+    `<form method="post" action="/join/${encodeURIComponent(key)}/">`,
+    emailField,
+    `<p><label>Full name <input type="text" name="full_name" required maxlength="100" value="${escapeHtml(values.full_name ?? "")}"></label></p>`,
+    `<p><label>Password <input type="password" name="password" required minlength="6"></label></p>`,
+    `<p><button type="submit">Create account</button></p>`,
+    `</form>`,
+  ].join("\n");
+  return page(`Join ${realm}`, body, true);
+}
+
+function page(title: string, body: string, titleEscaped = false): string {
+  const heading = titleEscaped ? title : escapeHtml(title);
+  return `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title></head>\n<body>\n<h1>${heading}</h1>\n${body}\n</body>\n</html>\n`;
+}
+
+function keyOf(request: FastifyRequest): string {
+  const params = request.params as Record<string, string | undefined>;
+  return params.key ?? "";
+}
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
+}
+
+function json(reply: FastifyReply, status: number, body: Record<string, unknown>): void {
+  void reply.code(status).type("application/json").send(JSON.stringify(body) + "\n");
+}
+
+function html(reply: FastifyReply, status: number, body: string): void {
+  void reply.code(status).type("text/html; charset=utf-8").header("Cache-Control", "no-store").send(body);
+}
+
+/** Escapes text for HTML content and attribute values. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client, type Json } from "../harness/client.js";
+import { startServer, type TestServer } from "../harness/server.js";
+import { startSmtp, type TestSmtp } from "../harness/smtp.js";
+import { checkAction } from "../events/check-action.js";
+
+let server: TestServer;
+let smtp: TestSmtp;
+let verona: number;
+let denmark: number;
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startServer({ smtpUrl: smtp.url });
+  await server.as("iago").post("/users/me/subscriptions", { subscriptions: [{ name: "Verona" }, { name: "Denmark" }, { name: "Elsinore" }] });
+  verona = (await server.as("iago").get("/get_stream_id", { stream: "Verona" })).body.stream_id;
+  denmark = (await server.as("iago").get("/get_stream_id", { stream: "Denmark" })).body.stream_id;
+  await server.as("iago").post("/default_streams", { stream_id: denmark });
+});
+afterAll(async () => {
+  await server.stop();
+  await smtp.stop();
+});
+
+/** The /join/<key>/ path in the last mail to `email` (quoted-printable soft breaks undone). */
+function linkPathFor(email: string): string {
+  const mail = [...smtp.mails].reverse().find((m) => m.to.includes(email));
+  if (!mail) throw new Error(`no mail to ${email}`);
+  const text = mail.raw.replace(/=\r?\n/g, "");
+  const match = /https?:\/\/[^\s/]+(\/join\/[A-Za-z0-9]+\/)/.exec(text);
+  if (!match?.[1]) throw new Error(`no link in mail: ${text}`);
+  return match[1];
+}
+
+async function page(path: string, init: RequestInit = {}): Promise<{ status: number; text: string; type: string }> {
+  const res = await fetch(server.url + path, init);
+  return { status: res.status, text: await res.text(), type: res.headers.get("content-type") ?? "" };
+}
+
+function form(fields: Record<string, string>, accept = "text/html"): RequestInit {
+  return { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept }, body: new URLSearchParams(fields).toString() };
+}
+
+describe("invitation by email, end to end over SMTP", () => {
+  it("mails a link whose page creates the account, which can then log in", async () => {
+    const res = await server.as("hamlet").post("/invites", {
+      invitee_emails: "newcomer@example.com",
+      stream_ids: [verona],
+      include_realm_default_subscriptions: true,
+    });
+    expect(res.status).toBe(200);
+    const mail = smtp.mails.find((m) => m.to.includes("newcomer@example.com"));
+    expect(mail?.raw).toContain("Subject: King Hamlet invited you to join Zulip Dev");
+    const path = linkPathFor("newcomer@example.com");
+
+    const shown = await page(path);
+    expect(shown.status).toBe(200);
+    expect(shown.type).toContain("text/html");
+    expect(shown.text).toContain("newcomer@example.com");
+    expect(shown.text).toContain('name="full_name"');
+
+    const done = await page(path, form({ full_name: "New Comer", password: "correct horse battery" }));
+    expect(done.status).toBe(200);
+    expect(done.text).toContain("Your account");
+
+    const login = await server.anonymous().post("/fetch_api_key", { username: "newcomer@example.com", password: "correct horse battery" });
+    expect(login.status).toBe(200);
+    const me = new Client(server.url, { email: "newcomer@example.com", apiKey: login.body.api_key });
+    const own = await me.get("/users/me");
+    expect(own.body).toMatchObject({ full_name: "New Comer", role: 400, email: "newcomer@example.com" });
+    const subs = await me.get("/users/me/subscriptions");
+    expect(subs.body.subscriptions.map((s: Json) => s.name)).toEqual(["Denmark", "Verona"]);
+    const invites = await server.as("hamlet").get("/invites");
+    expect(invites.body.invites.map((i: Json) => i.email)).not.toContain("newcomer@example.com");
+
+    const again = await page(path);
+    expect(again.status).toBe(404);
+    expect(again.text).toContain("This invitation has already been used.");
+  });
+
+  it("gives the invited role, only the listed channels, and revokes the address's other invitations", async () => {
+    await server.as("iago").post("/invites", { invitee_emails: "mod@example.com", stream_ids: [], invite_as: 300 });
+    const first = linkPathFor("mod@example.com");
+    await server.as("hamlet").post("/invites", { invitee_emails: "mod@example.com", stream_ids: [verona] });
+    const second = linkPathFor("mod@example.com");
+    const created = await page(first, form({ full_name: "Moderator To Be", password: "secret-pw" }, "application/json"));
+    expect(created.status).toBe(200);
+    const body = JSON.parse(created.text);
+    expect(body).toEqual({ result: "success", msg: "", user_id: expect.any(Number), email: "mod@example.com", api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+    const me = new Client(server.url, { email: "mod@example.com", apiKey: body.api_key });
+    expect((await me.get("/users/me")).body.role).toBe(300);
+    expect((await me.get("/users/me/subscriptions")).body.subscriptions).toEqual([]);
+    expect((await page(second)).status).toBe(404);
+  });
+
+  it("sends realm_user add, system group membership and invites_changed", async () => {
+    await server.as("hamlet").post("/invites", { invitee_emails: "watched@example.com", stream_ids: [] });
+    const path = linkPathFor("watched@example.com");
+    const events = await checkAction(server, "iago", () => page(path, form({ full_name: "Watched", password: "secret-pw" })), {
+      eventTypes: ["realm_user", "user_group", "invites_changed"],
+    });
+    expect(events.map((e) => `${e.type}${e.op ? `:${e.op}` : ""}`)).toEqual([
+      "realm_user:add",
+      "user_group:add_members",
+      "user_group:add_members",
+      "invites_changed",
+    ]);
+    expect(events[0].person).toMatchObject({ email: "watched@example.com", full_name: "Watched", role: 400 });
+  });
+});
+
+describe("the signup page", () => {
+  it("shows clear pages for unknown, expired and revoked links", async () => {
+    const unknown = await page("/join/nosuchkey/");
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain("Whoops. We couldn&#39;t find your confirmation ID!");
+    await server.as("hamlet").post("/invites", { invitee_emails: "late@example.com", stream_ids: [], invite_expires_in_minutes: 5 });
+    const late = linkPathFor("late@example.com");
+    server.clock.advance(301);
+    const expired = await page(late);
+    expect(expired.status).toBe(404);
+    expect(expired.text).toContain("The confirmation link has expired or been deactivated.");
+    expect((await page(late, form({ full_name: "Late", password: "secret-pw" }))).status).toBe(404);
+    const json = await page(late, { headers: { accept: "application/json" } });
+    expect(JSON.parse(json.text)).toEqual({ result: "error", msg: "The confirmation link has expired or been deactivated.", code: "BAD_REQUEST" });
+  });
+
+  it("re-shows the form with the problem, escaping what was typed", async () => {
+    await server.as("hamlet").post("/invites", { invitee_emails: "typo@example.com", stream_ids: [] });
+    const path = linkPathFor("typo@example.com");
+    const weak = await page(path, form({ full_name: "Typo", password: "abc" }));
+    expect(weak.status).toBe(400);
+    expect(weak.text).toContain("The password is too weak.");
+    const bad = await page(path, form({ full_name: "Bad <b>name</b>", password: "secret-pw" }));
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("Invalid characters in name!");
+    expect(bad.text).toContain("Bad &lt;b&gt;name&lt;/b&gt;");
+    expect(bad.text).not.toContain("<b>name</b>");
+  });
+
+  it("reusable links ask for an address and work several times until revoked", async () => {
+    const link = await server.as("iago").post("/invites/multiuse", { invite_as: 600, stream_ids: [verona] });
+    const path = new URL(link.body.invite_link).pathname;
+    const info = await page(path, { headers: { accept: "application/json" } });
+    expect(JSON.parse(info.text)).toEqual({ result: "success", msg: "", realm_name: "Zulip Dev", email: null, invited_as: 600 });
+    expect((await page(path)).text).toContain('name="email"');
+    const xss = await page(path, form({ email: '"><script>x</script>', full_name: "Guest", password: "secret-pw" }));
+    expect(xss.status).toBe(400);
+    expect(xss.text).toContain("Please enter a valid email address.");
+    expect(xss.text).not.toContain("<script>");
+    for (const email of ["guest1@example.com", "guest2@example.com"]) {
+      const res = await page(path, form({ email, full_name: "Guest", password: "secret-pw" }, "application/json"));
+      expect(res.status).toBe(200);
+      const me = new Client(server.url, { email, apiKey: JSON.parse(res.text).api_key });
+      expect((await me.get("/users/me")).body.role).toBe(600);
+      expect((await me.get("/users/me/subscriptions")).body.subscriptions.map((s: Json) => s.stream_id)).toEqual([verona]);
+    }
+    const taken = await page(path, form({ email: "guest1@example.com", full_name: "Guest", password: "secret-pw" }, "application/json"));
+    expect(JSON.parse(taken.text)).toEqual({ result: "error", msg: "guest1@example.com already has an account in this organization.", code: "BAD_REQUEST" });
+    const id = (await server.as("iago").get("/invites")).body.invites.find((i: Json) => i.link_url === link.body.invite_link).id;
+    await server.as("iago").delete(`/invites/multiuse/${id}`);
+    expect((await page(path)).status).toBe(404);
+  });
+});
