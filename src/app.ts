@@ -36,7 +36,7 @@ export interface App {
 /** Opens the database and builds the context the server and the CLI share. */
 export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext> {
   const log = options.logger ?? pino({ level: config.logLevel });
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, (error) => log.warn({ err: error }, "idle database connection closed"));
   const clock = options.clock ?? systemClock;
   return {
     config,

@@ -22,8 +22,8 @@ export interface Store {
 }
 
 /** Opens the database named by `url` (sqlite:<file> or postgres://…) and migrates it to the latest version. */
-export async function openStore(url: string): Promise<Store> {
-  const store = url.startsWith("sqlite:") ? openSqlite(url.slice("sqlite:".length)) : await openPostgres(url);
+export async function openStore(url: string, onIdleError: (error: Error) => void = () => {}): Promise<Store> {
+  const store = url.startsWith("sqlite:") ? openSqlite(url.slice("sqlite:".length)) : await openPostgres(url, onIdleError);
   await migrate(store.db);
   return store;
 }
@@ -44,12 +44,15 @@ function openSqlite(file: string): Store {
   };
 }
 
-async function openPostgres(url: string): Promise<Store> {
+async function openPostgres(url: string, onIdleError: (error: Error) => void): Promise<Store> {
   // Loaded only when used: the embedded default never pays for the PostgreSQL driver.
   const { default: pg } = await import("pg");
   // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value we store fits a double.
   pg.types.setTypeParser(20, (value) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closes (restart, failover) must not crash the process: the
+  // pool drops it and the next query opens a new one.
+  pool.on("error", onIdleError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
