@@ -39,6 +39,14 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv, ready: s
   });
 }
 
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners("exit");
+    child.on("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -72,8 +80,7 @@ async function main(): Promise<void> {
     base.push(await load("http://127.0.0.1:19992/api/v1/users/me", {}));
     ours.push(await load("http://127.0.0.1:19991/api/v1/users/me", auth));
   }
-  rookery.child.kill("SIGTERM");
-  hello.child.kill("SIGTERM");
+  await Promise.all([stop(rookery.child), stop(hello.child)]);
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from "kysely";
 import { migrations } from "./migrations/index.js";
 import type { DialectName } from "./migrations/helpers.js";
 import type { Database } from "./schema.js";
+import { sqliteDialect } from "./sqlite-driver.js";
 
 export type { Database } from "./schema.js";
 /** A query handle: the database itself or an open transaction. */
@@ -35,7 +36,7 @@ function openSqlite(file: string): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: sqliteDialect(database) });
   return {
     db,
     dialect: "sqlite",
@@ -60,25 +61,6 @@ async function openPostgres(url: string, onIdleError: (error: Error) => void): P
     write: (fn) => runInTransaction(db, "begin", fn),
     close: () => db.destroy(),
   };
-}
-
-/**
- * Kysely prepares every statement anew; preparing costs more than running a small query, so the
- * connection keeps its prepared statements by SQL text (bounded, oldest dropped first).
- */
-function withStatementCache(database: SQLite.Database, max = 1000): SQLite.Database {
-  const prepare = database.prepare.bind(database);
-  const cache = new Map<string, SQLite.Statement>();
-  database.prepare = ((source: string) => {
-    let statement = cache.get(source);
-    if (!statement) {
-      statement = prepare(source);
-      if (cache.size >= max) cache.delete(cache.keys().next().value ?? "");
-      cache.set(source, statement);
-    }
-    return statement;
-  }) as SQLite.Database["prepare"];
-  return database;
 }
 
 async function runInTransaction<T>(db: Db, begin: string, fn: (tx: Db) => Promise<T>): Promise<T> {
