@@ -5,6 +5,7 @@ import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { Role } from "../lib/roles.js";
 import { hashPassword } from "../lib/secrets.js";
+import { createNotificationBot } from "./notification-bot.js";
 import { createSystemGroups } from "./user-groups.js";
 import { doCreateUser } from "./users.js";
 
@@ -40,6 +41,7 @@ export async function createRealm(ctx: AppContext, input: NewRealm): Promise<{ r
       { realmId, email: input.ownerEmail.trim(), fullName: input.ownerName, password: input.password, role: Role.OWNER },
       passwordHash,
     );
+    await createNotificationBot(tx, realmId, ctx.clock.now());
     const realm = await realmById(tx, realmId);
     if (!realm) throw new Error("created realm vanished");
     return { realm, owner };

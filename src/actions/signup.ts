@@ -11,12 +11,13 @@ import {
 } from "../db/queries/invites.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { activeStreamsByIds, defaultStreamIds } from "../db/queries/streams.js";
-import { userByDeliveryEmail, type UserRow } from "../db/queries/users.js";
+import { userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { inviteStreamIds, isValidEmail } from "../lib/invites.js";
 import { hashPassword } from "../lib/secrets.js";
 import { checkFullName } from "../lib/users.js";
 import { notifyInvitesChanged } from "./invites.js";
+import { notifyReferrerOfJoin } from "./notification-bot.js";
 import { bulkAddSubscriptions } from "./subscriptions.js";
 import { doCreateUser } from "./users.js";
 
@@ -92,6 +93,8 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
     const streams = (await activeStreamsByIds(tx, [...new Set(streamIds)])).filter((s) => s.realm_id === realm.id);
     if (streams.length > 0) await bulkAddSubscriptions(tx, outbox, [user], streams);
     if (invitation.kind === "email") {
+      // Zulip's order (process_new_human_user): the inviter's message, then the invitation bookkeeping.
+      if (invitation.invite.notify_referrer_on_join) await notifyReferrerOfJoin(ctx, tx, outbox, await userById(tx, invitation.invite.referred_by_id), user);
       await updateInvite(tx, invitation.invite.id, { status: InviteStatus.USED, created_user_id: user.id });
       await deletePendingInvitesFor(tx, realm.id, email);
       await notifyInvitesChanged(tx, outbox, realm.id, invitation.invite.referred_by_id);

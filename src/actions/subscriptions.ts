@@ -18,6 +18,7 @@ import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
 import { resolvePrincipals } from "../lib/principals.js";
 import { canSubscribeOthers, inStreamGroup } from "../lib/stream-permissions.js";
 import { apiStream, apiSubscription, canAccessStream, checkStreamName, pickColors } from "../lib/streams.js";
+import { notifyNewSubscribers } from "./notification-bot.js";
 import { checkCanCreateStream, doCreateStream, mustGetRealm, notifyDefaultStreams, type NewStream } from "./streams.js";
 
 /** One entry of the `subscriptions` parameter of POST /users/me/subscriptions. */
@@ -88,6 +89,8 @@ export async function checkAddSubscriptions(ctx: AppContext, actor: UserRow, inp
       if (stream && s.color !== undefined) colors.set(stream.id, s.color);
     }
     const { added, already } = await bulkAddSubscriptions(tx, outbox, subscribers, streams, colors);
+    // `announce` posts nowhere: Rookery has no new-channel announcements channel (realm setting -1).
+    await notifyNewSubscribers(ctx, tx, outbox, actor, added, created);
     const result: AddSubscriptionsResult = { subscribed: groupNames(added), already_subscribed: groupNames(already) };
     if (!input.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
     return result;

@@ -38,6 +38,8 @@ export interface UserTable {
   email_address_visibility: number;
   /** JSON object of the user's personal settings (lib/settings.ts), copied from the realm defaults at creation. */
   settings: Generated<string>;
+  /** 1 for the realm's copy of a Zulip system bot (Notification Bot): listed in cross_realm_bots, not realm_users. */
+  is_system_bot: Generated<number>;
 }
 
 export interface CustomProfileFieldTable {

@@ -158,7 +158,10 @@ export type ReactionEvent = {
   user: { user_id: number; email: string; full_name: string };
 };
 
-export type AppEvent = RealmUserEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent;
+/** The realm's custom profile fields, all of them, after any change to their definitions. */
+export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
+
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

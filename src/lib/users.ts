@@ -5,6 +5,7 @@ import type { UserRow } from "../db/queries/users.js";
 import { userByApiEmail, userById } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { Role } from "./roles.js";
+import { systemBotAvatarUrl } from "./system-bots.js";
 
 /** How a user object is built for one viewer. */
 export interface UserFormat {
@@ -51,6 +52,8 @@ export function gravatarUrl(email: string, version: number, medium = false): str
 
 /** avatar_url for a viewer: null when the client computes it (client_gravatar and a visible address). */
 export function avatarUrl(target: UserRow, clientGravatar: boolean): string | null {
+  const systemAvatar = target.is_system_bot ? systemBotAvatarUrl(target.email) : undefined;
+  if (systemAvatar !== undefined) return systemAvatar;
   if (clientGravatar && target.avatar_source === "G" && target.email_address_visibility === EmailVisibility.EVERYONE) return null;
   return gravatarUrl(target.delivery_email, target.avatar_version);
 }
@@ -75,8 +78,10 @@ export function apiUser(target: UserRow, viewer: Pick<UserRow, "id" | "role">, f
     avatar_url: avatarUrl(target, format.clientGravatar),
     bot_type: target.bot_type,
   };
-  if (target.is_bot) user.bot_owner_id = target.bot_owner_id;
-  else if (format.profileData) user.profile_data = profileDataOf(format.profileData.get(target.id) ?? []);
+  if (target.is_bot) {
+    user.bot_owner_id = target.bot_owner_id;
+    if (target.is_system_bot) user.is_system_bot = true;
+  } else if (format.profileData) user.profile_data = profileDataOf(format.profileData.get(target.id) ?? []);
   return user;
 }
 
@@ -152,6 +157,8 @@ function checkAccess(
   opts: { allowDeactivated: boolean; allowBots: boolean; forAdmin?: boolean },
 ): UserRow {
   if (!target || target.realm_id !== caller.realm_id) throw badRequest("No such user");
+  // Zulip's cross-realm bots are outside the realm, so no administrator of it can manage them.
+  if (target.is_system_bot && opts.forAdmin) throw badRequest("No such user");
   if (target.is_bot && !opts.allowBots) throw badRequest("No such user");
   if (!target.is_active && !opts.allowDeactivated) throw badRequest("User is deactivated");
   if (opts.forAdmin && caller.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === caller.id)) {

@@ -2,10 +2,12 @@ import { checkChangeRole, checkCreateUser, checkDeactivateOwnUser, checkDeactiva
 import { usersOfRealm } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
 import { adminRequired } from "../http/errors.js";
-import { bool, isOneOf, json, pathInt, str } from "../http/params.js";
+import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
 import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
 import { accessUserByEmail, accessUserById, apiUser, checkFullName, loadProfileData, ownUser } from "../lib/users.js";
 import { maxMessageIdForUser } from "../lib/messages-summary.js";
+import { checkUpdateProfileData } from "../actions/profile-fields.js";
+import { isProfileValue } from "../lib/profile-fields.js";
 
 const listParams = {
   client_gravatar: bool().default(true),
@@ -66,11 +68,16 @@ export const userEndpoints = [
   endpoint({
     method: "PATCH",
     path: "/users/:user",
-    params: { full_name: str().optional(), role: json(isOneOf(ROLE_VALUES)).optional() },
+    params: {
+      full_name: str().optional(),
+      role: json(isOneOf(ROLE_VALUES)).optional(),
+      profile_data: json(isList(isDict({ id: isInt(), value: isNullable(isProfileValue) }))).optional(),
+    },
     async handler({ ctx, user, params, path }) {
       const target = await accessUserById(ctx.db, user, pathInt(path.user), { allowDeactivated: true, allowBots: true, forAdmin: true });
       if (params.role !== undefined) await checkChangeRole(ctx, user, target, params.role);
       if (params.full_name !== undefined) await doChangeFullName(ctx, target, checkFullName(params.full_name));
+      if (params.profile_data !== undefined) await checkUpdateProfileData(ctx, target, params.profile_data, { clearEmpty: true });
       return {};
     },
   }),

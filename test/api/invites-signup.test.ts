@@ -108,6 +108,60 @@ describe("invitation by email, end to end over SMTP", () => {
   });
 });
 
+describe("Notification Bot tells the inviter", () => {
+  /** The inviter's direct messages with Notification Bot, newest last. */
+  async function botMessages(who: "hamlet" | "iago"): Promise<Json[]> {
+    const narrow = [{ operator: "dm", operand: "notification-bot@zulip.com" }];
+    const res = await server.as(who).get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow: JSON.stringify(narrow) });
+    expect(res.status).toBe(200);
+    return res.body.messages;
+  }
+
+  it("sends the inviter a direct message when the invitee joins (notify_referrer_on_join default true)", async () => {
+    const before = await botMessages("hamlet");
+    await server.as("hamlet").post("/invites", { invitee_emails: "friend@example.com", stream_ids: [] });
+    const res = await page(linkPathFor("friend@example.com"), form({ full_name: "Good Friend", password: "secret-pw" }, "application/json"));
+    const friendId = JSON.parse(res.text).user_id;
+    const after = await botMessages("hamlet");
+    expect(after.length).toBe(before.length + 1);
+    const dm = after[after.length - 1];
+    expect(dm).toMatchObject({
+      type: "private",
+      sender_email: "notification-bot@zulip.com",
+      sender_full_name: "Notification Bot",
+      content: `<p><span class="user-mention silent" data-user-id="${friendId}">Good Friend</span> accepted your invitation to join Zulip!</p>`,
+      display_recipient: [
+        expect.objectContaining({ email: "notification-bot@zulip.com", full_name: "Notification Bot" }),
+        expect.objectContaining({ id: server.users.hamlet.id, full_name: "King Hamlet" }),
+      ],
+    });
+    expect(dm.flags).toEqual([]);
+    const raw = await server.as("hamlet").get(`/messages/${dm.id}`, { apply_markdown: false });
+    expect(raw.body.message.content).toBe(`@_**Good Friend|${friendId}** accepted your invitation to join Zulip!`);
+  });
+
+  it("delivers it to the inviter's queue before invites_changed, consistently with a fresh /register", async () => {
+    await server.as("hamlet").post("/invites", { invitee_emails: "queued@example.com", stream_ids: [] });
+    const path = linkPathFor("queued@example.com");
+    const events = await checkAction(server, "hamlet", () => page(path, form({ full_name: "Queued", password: "secret-pw" })), {
+      eventTypes: ["message", "invites_changed"],
+      expectEvents: ["message", "invites_changed"],
+    });
+    expect(events[0].message).toMatchObject({ sender_full_name: "Notification Bot", type: "private" });
+    expect(events[0].flags).toEqual([]);
+  });
+
+  it("sends nothing when the invitation said notify_referrer_on_join: false, nor for reusable links", async () => {
+    const before = await botMessages("iago");
+    await server.as("iago").post("/invites", { invitee_emails: "quiet@example.com", stream_ids: [], notify_referrer_on_join: false });
+    expect((await page(linkPathFor("quiet@example.com"), form({ full_name: "Quiet", password: "secret-pw" }))).status).toBe(200);
+    const link = await server.as("iago").post("/invites/multiuse", { stream_ids: [] });
+    const joined = await page(new URL(link.body.invite_link).pathname, form({ email: "linked@example.com", full_name: "Linked", password: "secret-pw" }));
+    expect(joined.status).toBe(200);
+    expect(await botMessages("iago")).toEqual(before);
+  });
+});
+
 describe("the signup page", () => {
   it("shows clear pages for unknown, expired and revoked links", async () => {
     const unknown = await page("/join/nosuchkey/");

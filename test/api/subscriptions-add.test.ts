@@ -172,6 +172,66 @@ describe("POST /users/me/subscriptions: access and principals", () => {
   });
 });
 
+describe("POST /users/me/subscriptions: Notification Bot tells users others subscribed", () => {
+  /** Direct messages between `who` and Notification Bot, oldest first (raw content unless rendered). */
+  async function botDms(who: Parameters<TestServer["as"]>[0], applyMarkdown = false): Promise<Record<string, unknown>[]> {
+    const narrow = JSON.stringify([{ operator: "dm", operand: "notification-bot@zulip.com" }]);
+    const res = await server.as(who).get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow, apply_markdown: applyMarkdown });
+    expect(res.status).toBe(200);
+    return res.body.messages;
+  }
+  const iagoMention = () => `@**Iago|${server.users.iago.id}**`;
+
+  it("sends each subscribed user one DM naming the existing channels, sorted; not the actor, not bots, not for new channels", async () => {
+    await subscribe("iago", { subscriptions: [{ name: "Bot news" }, { name: "Bot gossip" }] });
+    const before = { othello: await botDms("othello"), iago: await botDms("iago"), bot: await botDms("bot") };
+    const res = await subscribe("iago", {
+      subscriptions: [{ name: "Bot news" }, { name: "Bot gossip" }, { name: "Bot fresh" }],
+      principals: [server.users.othello.id, server.users.iago.id, server.users.bot.id],
+    });
+    expect(res.status).toBe(200);
+    const othello = await botDms("othello");
+    expect(othello.length).toBe(before.othello.length + 1);
+    expect(othello[othello.length - 1]).toMatchObject({
+      type: "private",
+      sender_id: expect.any(Number),
+      sender_email: "notification-bot@zulip.com",
+      sender_full_name: "Notification Bot",
+      client: "Internal",
+      content: `${iagoMention()} subscribed you to the following channels:\n\n* #**Bot gossip**\n* #**Bot news**`,
+      flags: [],
+    });
+    expect(await botDms("iago")).toEqual(before.iago);
+    expect(await botDms("bot")).toEqual(before.bot);
+  });
+
+  it("names a single channel in one sentence, rendered with the mention and the channel link", async () => {
+    const newsId = (await server.as("iago").get("/get_stream_id", { stream: "Bot news" })).body.stream_id;
+    const before = (await botDms("cordelia")).length;
+    expect((await subscribe("iago", { subscriptions: [{ name: "Bot news" }], principals: ["cordelia@zulip.com"] })).status).toBe(200);
+    const raw = await botDms("cordelia");
+    expect(raw.length).toBe(before + 1);
+    expect(raw[raw.length - 1]?.content).toBe(`${iagoMention()} subscribed you to the channel #**Bot news**.`);
+    const rendered = await botDms("cordelia", true);
+    expect(rendered[rendered.length - 1]?.content).toBe(
+      `<p><span class="user-mention" data-user-id="${server.users.iago.id}">@Iago</span> subscribed you to the channel ` +
+        `<a class="stream" data-stream-id="${newsId}" href="/#narrow/channel/${newsId}-Bot-news">#Bot news</a>.</p>`,
+    );
+  });
+
+  it("sends nothing for channels that are new, already subscribed, or when the request fails", async () => {
+    const before = await botDms("othello");
+    expect((await subscribe("iago", { subscriptions: [{ name: "Bot brand new" }], principals: ["othello@zulip.com"] })).status).toBe(200);
+    expect((await subscribe("iago", { subscriptions: [{ name: "Bot news" }], principals: ["othello@zulip.com"] })).body).toEqual(
+      success({ subscribed: {}, already_subscribed: { "othello@zulip.com": ["Bot news"] } }),
+    );
+    expect((await subscribe("iago", { subscriptions: [{ name: "Bot gossip" }], principals: ["othello@zulip.com", "nobody@zulip.com"] })).body).toEqual(
+      error("No such user"),
+    );
+    expect(await botDms("othello")).toEqual(before);
+  });
+});
+
 describe("POST /users/me/subscriptions: parameter errors", () => {
   it("validates channel names", async () => {
     expect((await subscribe("hamlet", { subscriptions: [{ name: "   " }] })).body).toEqual(error("Channel name can't be empty."));

@@ -53,7 +53,8 @@ describe("consistency of /register state and events: channels", () => {
   it("being added to a private channel by someone else: stream create then subscription add", async () => {
     const events = await checkAction(server, "othello", () => subscribe("hamlet", { subscriptions: [{ name: "Closet" }], principals: ["othello@zulip.com"] }), {
       ...withSubscribers,
-      expectEvents: ["stream:create", "subscription:add"],
+      // The message is Notification Bot's "subscribed you" DM (zerver/views/streams.py send_messages_for_new_subscribers).
+      expectEvents: ["stream:create", "subscription:add", "message"],
     });
     expect(events[1].subscriptions[0].subscribers).toEqual([server.users.hamlet.id, server.users.othello.id]);
   });
@@ -61,7 +62,7 @@ describe("consistency of /register state and events: channels", () => {
   it("a guest added to a public channel gets it created for them", async () => {
     await checkAction(server, "polonius", () => subscribe("hamlet", { subscriptions: [{ name: "Padua" }], principals: ["polonius@zulip.com"] }), {
       ...withSubscribers,
-      expectEvents: ["stream:create", "subscription:add"],
+      expectEvents: ["stream:create", "subscription:add", "message"],
     });
   });
 

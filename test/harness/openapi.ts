@@ -75,6 +75,7 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   // Removed in Zulip 10.0 (feature level 363), replaced by the realm's can_manage_billing_group; sent at 275.
   { schema: "get_own_user_200_response", property: "is_billing_admin", definition: { type: "boolean" } },
   { schema: "User", property: "is_billing_admin", definition: { type: "boolean" } },
+  { schema: "register_queue_200_response_allOf_cross_realm_bots_inner", property: "is_billing_admin", definition: { type: "boolean" } },
   // dense_mode: a personal setting until Zulip 11 (feature level 364); sent at 275 in user_settings, the defaults and the legacy top level.
   { schema: "register_queue_200_response", property: "dense_mode", definition: { type: "boolean" } },
   { schema: "register_queue_200_response_allOf_user_settings", property: "dense_mode", definition: { type: "boolean" } },
@@ -98,6 +99,8 @@ const LATER_REQUIRED: readonly { schema: string; properties: readonly string[] }
     schema: "get_streams_200_response_allOf_streams_inner",
     properties: ["can_subscribe_group", "folder_id", "is_archived", "is_recently_active", "subscriber_count"],
   },
+  // Custom profile fields: editable_by_user (FL 296).
+  { schema: "CustomProfileField", properties: ["editable_by_user"] },
 ];
 
 const ANNOTATIONS = new Set(["description", "example", "examples", "deprecated", "title", "default", "readOnly", "writeOnly"]);

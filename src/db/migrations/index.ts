@@ -3,7 +3,8 @@ import { m001Foundation } from "./001-foundation.js";
 import { m002ChannelsMessages } from "./002-channels-messages.js";
 import { m003UserState } from "./003-user-state.js";
 import { m004GroupsInvites } from "./004-groups-invites.js";
-import { m006Messages } from "./006-messages.js";
+import { m005Messages } from "./005-messages.js";
+import { m006SystemBots } from "./006-system-bots.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   "002-channels-messages": m002ChannelsMessages,
   "003-user-state": m003UserState,
   "004-groups-invites": m004GroupsInvites,
-  "006-messages": m006Messages,
+  "005-messages": m005Messages,
+  "006-system-bots": m006SystemBots,
 };

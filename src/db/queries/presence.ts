@@ -27,13 +27,14 @@ export async function upsertPresenceRows(db: Db, rows: readonly PresenceRow[]): 
   }
 }
 
-/** How many active users a realm has (presence events are skipped above a limit). */
+/** How many active users a realm has (presence events are skipped above a limit); system bots are not members. */
 export async function activeUserCount(db: Db, realmId: number): Promise<number> {
   const row = await db
     .selectFrom("user")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("realm_id", "=", realmId)
     .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

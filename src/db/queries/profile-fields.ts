@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { CustomProfileFieldTable, CustomProfileFieldValueTable } from "../schema.js";
 
@@ -29,4 +29,75 @@ export async function setProfileValue(db: Db, userId: number, fieldId: number, v
   if (value !== null) {
     await db.insertInto("custom_profile_field_value").values({ user_id: userId, field_id: fieldId, value, rendered_value: rendered }).execute();
   }
+}
+
+/** One field of a realm by id. */
+export function profileFieldById(db: Db, realmId: number, id: number): Promise<ProfileFieldRow | undefined> {
+  return db.selectFrom("custom_profile_field").selectAll().where("realm_id", "=", realmId).where("id", "=", id).executeTakeFirst();
+}
+
+/** Whether another field of the realm already has this label (labels are unique per realm). */
+export async function profileFieldNameTaken(db: Db, realmId: number, name: string, exceptId = -1): Promise<boolean> {
+  const row = await db
+    .selectFrom("custom_profile_field")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("name", "=", name)
+    .where("id", "!=", exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** How many fields of the realm are shown in the profile summary, leaving out `exceptId`. */
+export async function summaryFieldCount(db: Db, realmId: number, exceptId = -1): Promise<number> {
+  const rows = await db
+    .selectFrom("custom_profile_field")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("display_in_profile_summary", "=", 1)
+    .where("id", "!=", exceptId)
+    .execute();
+  return rows.length;
+}
+
+/** Creates a field; its order is its id, so new fields go last. */
+export async function insertProfileField(db: Db, row: Insertable<CustomProfileFieldTable>): Promise<number> {
+  const { id } = await db.insertInto("custom_profile_field").values(row).returning("id").executeTakeFirstOrThrow();
+  await db.updateTable("custom_profile_field").set({ order: id }).where("id", "=", id).execute();
+  return id;
+}
+
+/** Changes a field's definition. */
+export async function updateProfileField(db: Db, id: number, changes: Updateable<CustomProfileFieldTable>): Promise<void> {
+  await db.updateTable("custom_profile_field").set(changes).where("id", "=", id).execute();
+}
+
+/** Deletes a field and every value of it. */
+export async function deleteProfileField(db: Db, id: number): Promise<void> {
+  await db.deleteFrom("custom_profile_field_value").where("field_id", "=", id).execute();
+  await db.deleteFrom("custom_profile_field").where("id", "=", id).execute();
+}
+
+/** One user's value of one field. */
+export function profileValueOf(db: Db, userId: number, fieldId: number): Promise<ProfileValueRow | undefined> {
+  return db.selectFrom("custom_profile_field_value").selectAll().where("user_id", "=", userId).where("field_id", "=", fieldId).executeTakeFirst();
+}
+
+/** Deletes the values of a field equal to one of `values` and returns the users who had them. */
+export async function deleteProfileValuesIn(db: Db, fieldId: number, values: readonly string[]): Promise<number[]> {
+  if (values.length === 0) return [];
+  const rows = await db
+    .selectFrom("custom_profile_field_value")
+    .select("user_id")
+    .where("field_id", "=", fieldId)
+    .where("value", "in", [...values])
+    .execute();
+  await db.deleteFrom("custom_profile_field_value").where("field_id", "=", fieldId).where("value", "in", [...values]).execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** The users who have a value for a field. */
+export async function usersWithValueOf(db: Db, fieldId: number): Promise<number[]> {
+  const rows = await db.selectFrom("custom_profile_field_value").select("user_id").where("field_id", "=", fieldId).execute();
+  return rows.map((r) => r.user_id);
 }

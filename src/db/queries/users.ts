@@ -35,15 +35,25 @@ export function userByApiEmail(db: Db, realmId: number, email: string): Promise<
     .executeTakeFirst();
 }
 
-/** Every user of a realm, ordered by id. */
+/** Every user of a realm, ordered by id; system bots are not the realm's members (Zulip's cross-realm bots). */
 export function usersOfRealm(db: Db, realmId: number): Promise<UserRow[]> {
-  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).orderBy("id").execute();
+  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("is_system_bot", "=", 0).orderBy("id").execute();
 }
 
-/** Ids of a realm's active users. */
+/** Ids of a realm's active users (system bots excluded). */
 export async function activeUserIds(db: Db, realmId: number): Promise<number[]> {
-  const rows = await db.selectFrom("user").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).execute();
+  const rows = await db.selectFrom("user").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).where("is_system_bot", "=", 0).execute();
   return rows.map((r) => r.id);
+}
+
+/** A realm's system bots (cross_realm_bots), ordered by full name as Zulip lists them. */
+export function systemBotsOfRealm(db: Db, realmId: number): Promise<UserRow[]> {
+  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("is_system_bot", "=", 1).orderBy("full_name").orderBy("id").execute();
+}
+
+/** A realm's system bot with this address (Zulip's get_system_bot). */
+export function systemBotOf(db: Db, realmId: number, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("is_system_bot", "=", 1).where("email", "=", email).executeTakeFirst();
 }
 
 /** Active human owners of a realm. */

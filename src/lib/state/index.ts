@@ -7,8 +7,9 @@ import { userTopicSection } from "./user-topics.js";
 import { settingsSection } from "./settings.js";
 import { ownListsSection, presenceSection, userStatusSection } from "./user-state.js";
 import { messagesSection } from "./messages.js";
+import { profileFieldSection } from "./profile-fields.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection];

@@ -1,4 +1,4 @@
-import { usersOfRealm } from "../../db/queries/users.js";
+import { systemBotsOfRealm, usersOfRealm } from "../../db/queries/users.js";
 import { apiUser, loadProfileData } from "../users.js";
 import type { StateSection } from "./types.js";
 
@@ -14,7 +14,9 @@ export const realmUserSection: StateSection = {
     const all = users.map((u) => apiUser(u, user, { clientGravatar: opts.clientGravatar, profileData }));
     state.realm_users = all.filter((u) => u.is_active);
     state.realm_non_active_users = all.filter((u) => !u.is_active);
-    state.cross_realm_bots = [];
+    // Zulip's get_cross_realm_dicts: formatted as the bot sees itself, without an owner.
+    const bots = await systemBotsOfRealm(ctx.db, user.realm_id);
+    state.cross_realm_bots = bots.map((bot) => apiUser({ ...bot, bot_owner_id: null }, bot, { clientGravatar: false }));
   },
   apply(state, event, _user, opts) {
     if (event.type !== "realm_user" || !Array.isArray(state.realm_users)) return;

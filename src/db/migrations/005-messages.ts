@@ -5,7 +5,7 @@ import { dialectOf, withId } from "./helpers.js";
  * Message recipients (Zulip's Recipient: one per channel, per user for 1:1 messages, per group
  * conversation) and the indexes the narrow queries rely on.
  */
-export const m006Messages: Migration = {
+export const m005Messages: Migration = {
   async up(db: Kysely<unknown>) {
     const d = await dialectOf(db);
     await withId(db.schema.createTable("recipient"), d)

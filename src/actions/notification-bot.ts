@@ -1,0 +1,86 @@
+import type { AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
+import { alertWordsOf } from "../db/queries/alert-words.js";
+import type { StreamRow } from "../db/queries/streams.js";
+import { insertUser, systemBotOf, type UserRow } from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
+import { normalizeContent } from "../lib/message-rules.js";
+import { renderContent } from "../lib/render.js";
+import { INTERNAL_CLIENT, NOTIFICATION_BOT, notificationBotRow } from "../lib/system-bots.js";
+import { doSendMessage } from "./messages.js";
+
+/** Creates a new realm's Notification Bot (Zulip's cross-realm bot, one copy per realm here). */
+export async function createNotificationBot(tx: Db, realmId: number, now: number): Promise<void> {
+  await insertUser(tx, notificationBotRow(realmId, now));
+}
+
+/**
+ * Sends a direct message from the realm's Notification Bot inside the caller's transaction
+ * (Zulip's internal_send_private_message), so a change that fails announces nothing.
+ */
+export async function internalSendDirect(ctx: AppContext, tx: Db, outbox: Outbox, recipient: UserRow, text: string): Promise<number> {
+  // As check_message does for every message (trailing newlines of a list go).
+  const content = normalizeContent(text);
+  const bot = await systemBotOf(tx, recipient.realm_id, NOTIFICATION_BOT.email);
+  if (!bot) throw new Error(`realm ${recipient.realm_id} has no Notification Bot`);
+  // Reads go through the transaction: on SQLite it holds the only connection.
+  const rendered = await renderContent(ctx, tx, bot.realm_id, content);
+  const alertWords = new Map([[recipient.id, await alertWordsOf(tx, recipient.id)]]);
+  const to = { kind: "direct" as const, userIds: [...new Set([bot.id, recipient.id])].sort((a, b) => a - b) };
+  return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, alertWords });
+}
+
+/** Zulip's silent_mention_syntax_for_user. */
+function silentMention(user: UserRow): string {
+  return `@_**${user.full_name}|${user.id}**`;
+}
+
+/**
+ * Tells the inviter that their invitee joined (zerver/actions/create_user.py process_new_human_user:
+ * only when the invitation asked for it and the inviter is still active).
+ */
+export async function notifyReferrerOfJoin(ctx: AppContext, tx: Db, outbox: Outbox, referrer: UserRow | undefined, newUser: UserRow): Promise<void> {
+  if (!referrer || !referrer.is_active) return;
+  await internalSendDirect(ctx, tx, outbox, referrer, `${silentMention(newUser)} accepted your invitation to join Zulip!`);
+}
+
+/**
+ * Zulip 9's send_messages_for_new_subscribers (zerver/views/streams.py): each user someone else
+ * subscribed, other than bots, hears which already-existing channels they were added to.
+ */
+export async function notifyNewSubscribers(
+  ctx: AppContext,
+  tx: Db,
+  outbox: Outbox,
+  actor: UserRow,
+  added: readonly { user: UserRow; stream: StreamRow }[],
+  created: readonly StreamRow[],
+): Promise<void> {
+  const createdIds = new Set(created.map((s) => s.id));
+  const byUser = new Map<number, { user: UserRow; names: Set<string> }>();
+  for (const { user, stream } of added) {
+    if (user.id === actor.id || user.is_bot || createdIds.has(stream.id)) continue;
+    const entry = byUser.get(user.id) ?? { user, names: new Set<string>() };
+    entry.names.add(stream.name);
+    byUser.set(user.id, entry);
+  }
+  for (const { user, names } of byUser.values()) {
+    await internalSendDirect(ctx, tx, outbox, user, youWereJustSubscribed(actor, [...names]));
+  }
+}
+
+/** Zulip 9's you_were_just_subscribed_message text (a plain, not silent, mention of the actor). */
+function youWereJustSubscribed(actor: UserRow, names: string[]): string {
+  const mention = `@**${actor.full_name}|${actor.id}**`;
+  const sorted = names.sort(codePointOrder);
+  if (sorted.length === 1) return `${mention} subscribed you to the channel #**${sorted[0]}**.`;
+  return `${mention} subscribed you to the following channels:\n\n${sorted.map((n) => `* #**${n}**\n`).join("")}`;
+}
+
+/** Python's string order (by code point), which Zulip's sorted() uses. */
+function codePointOrder(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0) ?? 0);
+  const y = [...b].map((c) => c.codePointAt(0) ?? 0);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+  return x.length - y.length;
+}
