@@ -82,6 +82,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerSignupRoutes(http, ctx);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+  ctx.bus.subscribe((batch) => ctx.users.observe(batch));
   ctx.queues.start(ctx.bus);
   return {
     http,

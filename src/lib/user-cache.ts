@@ -1,5 +1,7 @@
 import type { Db } from "../db/index.js";
+import { maxReceivedMessageId } from "../db/queries/messages.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
+import type { QueuedEvent } from "../events/types.js";
 import { userByApiKey, userById, type UserRow } from "../db/queries/users.js";
 
 /**
@@ -11,6 +13,7 @@ export class UserCache {
   private readonly byId = new Map<number, UserRow>();
   private readonly byKey = new Map<string, UserRow>();
   private readonly profiles = new Map<number, ProfileValueRow[]>();
+  private readonly maxMessageIds = new Map<number, number>();
 
   constructor(private readonly db: Db) {}
 
@@ -39,6 +42,37 @@ export class UserCache {
     const rows = await profileValuesOfUsers(this.db, user.realm_id, [user.id]);
     this.profiles.set(user.id, rows);
     return rows;
+  }
+
+  /** The id of the newest message the user has a row for, or -1 (GET /users/me max_message_id). */
+  async maxMessageIdOf(userId: number): Promise<number> {
+    const cached = this.maxMessageIds.get(userId);
+    if (cached !== undefined) return cached;
+    const id = await maxReceivedMessageId(this.db, userId);
+    this.maxMessageIds.set(userId, id);
+    return id;
+  }
+
+  /**
+   * Keeps max_message_id current from committed events: a new message raises it for its
+   * recipients; a deletion, or a reaction or flag change (which may add a historical row), makes
+   * the affected users read it again.
+   */
+  observe(batch: readonly QueuedEvent[]): void {
+    for (const { event, userIds } of batch) {
+      if (event.type === "message") {
+        for (const id of userIds) {
+          const cached = this.maxMessageIds.get(id);
+          if (cached !== undefined && event.message.id > cached) this.maxMessageIds.set(id, event.message.id);
+        }
+      } else if (event.type === "delete_message") {
+        this.maxMessageIds.clear();
+      } else if (event.type === "update_message_flags") {
+        for (const id of userIds) this.maxMessageIds.delete(id);
+      } else if (event.type === "reaction") {
+        this.maxMessageIds.delete(event.user_id);
+      }
+    }
   }
 
   /** Drops a user after a change, so the next read sees the database. */

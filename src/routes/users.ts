@@ -5,7 +5,6 @@ import { adminRequired } from "../http/errors.js";
 import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
 import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
 import { accessUserByEmail, accessUserById, apiUser, checkFullName, loadProfileData, ownUser } from "../lib/users.js";
-import { maxMessageIdForUser } from "../lib/messages-summary.js";
 import { checkUpdateProfileData } from "../actions/profile-fields.js";
 import { isProfileValue } from "../lib/profile-fields.js";
 
@@ -32,7 +31,7 @@ export const userEndpoints = [
     params: {},
     async handler({ ctx, user }) {
       const profile = user.is_bot ? [] : await ctx.users.profileOf(user);
-      return ownUser(user, profile, await maxMessageIdForUser(ctx.db, user.id));
+      return ownUser(user, profile, await ctx.users.maxMessageIdOf(user.id));
     },
   }),
   endpoint({

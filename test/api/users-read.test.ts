@@ -99,3 +99,17 @@ describe("GET /users/{user_id} and /users/{email}", () => {
     }
   });
 });
+
+describe("max_message_id", () => {
+  it("follows messages received and deleted", async () => {
+    const iago = server.as("iago");
+    expect((await iago.get("/users/me")).body.max_message_id).toBe(-1);
+    const sent = await server.as("hamlet").post("/messages", { type: "direct", to: [server.users.iago.id], content: "hello" });
+    expect((await iago.get("/users/me")).body.max_message_id).toBe(sent.body.id);
+    expect((await server.as("hamlet").get("/users/me")).body.max_message_id).toBe(sent.body.id);
+    expect((await server.as("cordelia").get("/users/me")).body.max_message_id).toBe(-1);
+    expect((await iago.delete(`/messages/${sent.body.id}`)).body).toEqual(success());
+    expect((await iago.get("/users/me")).body.max_message_id).toBe(-1);
+    expect((await server.as("hamlet").get("/users/me")).body.max_message_id).toBe(-1);
+  });
+});
