@@ -8,7 +8,6 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { flagList, RENDER_BITS, recipientFlags } from "../lib/flags.js";
 import { accessMessage, canAccessStreamHistory } from "../lib/message-access.js";
 import { messageAudience } from "../lib/message-audience.js";
-import { sendWithPerUser } from "../lib/message-events.js";
 import { checkTopic, messageSettings, normalizeContent, policyAllows, truncateTopic, type MessageSettings } from "../lib/message-rules.js";
 import { renderContent } from "../lib/render.js";
 import { Role } from "../lib/roles.js";
@@ -99,7 +98,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
     for (const row of rows) perUser[row.user_id] = { flags: flagList(row.flags) };
     event.message_ids = [...ids].sort((a, b) => a - b);
     const audience = await messageAudience(tx, ids, message.stream_id);
-    sendWithPerUser(outbox, { event: { type: "update_message", message_id: message.id, message_ids: [...ids].sort((a, b) => a - b), ...event }, userIds: audience, perUser });
+    outbox.queue({ event: { type: "update_message", message_id: message.id, message_ids: [...ids].sort((a, b) => a - b), ...event }, userIds: audience, perUser });
     return ids.length;
   });
 }

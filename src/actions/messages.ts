@@ -9,7 +9,6 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { flagList, recipientFlags } from "../lib/flags.js";
 import { isSubscribed } from "../lib/message-access.js";
 import { messageDict, MessageLookups } from "../lib/message-dict.js";
-import { sendWithPerUser } from "../lib/message-events.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
 import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/message-rules.js";
 import { dmKey } from "../lib/narrow.js";
@@ -240,7 +239,7 @@ export async function doSendMessage(
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const [userId, bits] of flags) perUser[userId] = { flags: flagList(bits) };
   if (opts.localId !== undefined) perUser[sender.id] = { ...perUser[sender.id], local_message_id: opts.localId };
-  sendWithPerUser(outbox, {
+  outbox.queue({
     event: { type: "message", message: { ...message, id, raw_content: content } },
     userIds: [...flags.keys()],
     perUser,

@@ -1,5 +1,3 @@
-import type { QueuedEvent } from "../events/types.js";
-import type { Outbox } from "../events/outbox.js";
 import { gravatarUrl } from "./users.js";
 
 /** An event as offered to one queue. */
@@ -10,14 +8,6 @@ interface QueueView {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   capabilities: Readonly<Record<string, boolean>>;
-}
-
-/**
- * Queues an event with per-recipient fields (a message's flags) after the commit. The outbox's
- * `send` has no per-user form, so the declared QueuedEvent is appended as is.
- */
-export function sendWithPerUser(outbox: Outbox, item: QueuedEvent): void {
-  if (item.userIds.length > 0 || item.publicRealmId !== undefined) outbox.events.push(item);
 }
 
 /**

@@ -1,6 +1,5 @@
-import { checkFlagChange, checkUpdateMessageFlags, doUpdateMessageFlags } from "../actions/flags.js";
+import { checkFlagChange, checkUpdateMessageFlags } from "../actions/flags.js";
 import { checkAddReaction, checkRemoveReaction } from "../actions/reactions.js";
-import { write } from "../context.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { bool, int, isInt, isList, json, pathInt, str } from "../http/params.js";
@@ -36,15 +35,16 @@ export const messageFlagEndpoints = [
       flag: str(),
     },
     async handler({ ctx, user, params }) {
+      // The flag and op are checked before the range is read, so a bad request reads nothing.
+      checkFlagChange(params.flag, params.op);
       const narrow = parseNarrow(params.narrow);
       const anchor = parseAnchor(params.anchor);
       if (params.num_before > 0 && params.num_after > 0 && !params.include_anchor) throw badRequest("The anchor can only be excluded at an end of the range");
       const numBefore = Math.min(params.num_before, Math.max(MAX_PER_UPDATE - params.num_after, MAX_PER_UPDATE / 2));
       const numAfter = Math.min(params.num_after, MAX_PER_UPDATE - numBefore);
       const range = await fetchRange(ctx, user, { anchor, numBefore, numAfter, includeAnchor: params.include_anchor, narrow, idsOnly: true });
-      const change = checkFlagChange(params.flag, params.op);
       const ids = range.rows.map((r) => r.id);
-      const updated = await write(ctx, (tx, outbox) => doUpdateMessageFlags(tx, outbox, user, ids, params.flag, change));
+      const updated = await checkUpdateMessageFlags(ctx, user, ids, params.op, params.flag);
       return {
         processed_count: ids.length,
         updated_count: updated,

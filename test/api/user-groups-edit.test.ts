@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../harness/client.js";
 import { error, success } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { groupIdsByName } from "./user-groups-helpers.js";
 
 let server: TestServer;
 let sys: Json;
 beforeAll(async () => {
   server = await startServer();
-  const res = await server.as("hamlet").get("/user_groups");
-  sys = Object.fromEntries(res.body.user_groups.map((g: Json) => [g.name, g.id]));
+  sys = await groupIdsByName(server);
 });
 afterAll(() => server.stop());
 

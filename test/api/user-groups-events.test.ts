@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { groupIdOf, groupIdsByName } from "./user-groups-helpers.js";
 import { checkAction } from "../events/check-action.js";
 
 let server: TestServer;
 let sys: Json;
 beforeAll(async () => {
   server = await startServer();
-  const res = await server.as("hamlet").get("/user_groups");
-  sys = Object.fromEntries(res.body.user_groups.map((g: Json) => [g.name, g.id]));
+  sys = await groupIdsByName(server);
 });
 afterAll(() => server.stop());
 
@@ -16,8 +16,7 @@ const noGroupId = { validate: false };
 const groupEvents = ["user_group"];
 
 async function idOf(name: string): Promise<number> {
-  const res = await server.as("hamlet").get("/user_groups");
-  return res.body.user_groups.find((g: Json) => g.name === name).id;
+  return groupIdOf(server, name);
 }
 
 describe("user_group events keep /register's realm_user_groups consistent", () => {

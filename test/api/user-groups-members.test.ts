@@ -2,20 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../harness/client.js";
 import { error, success } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { groupIdOf, groupIdsByName } from "./user-groups-helpers.js";
 
 let server: TestServer;
 let sys: Json;
 beforeAll(async () => {
   server = await startServer();
-  const res = await server.as("hamlet").get("/user_groups");
-  sys = Object.fromEntries(res.body.user_groups.map((g: Json) => [g.name, g.id]));
+  sys = await groupIdsByName(server);
 });
 afterAll(() => server.stop());
 
 async function create(name: string, members: number[]): Promise<number> {
   await server.as("iago").post("/user_groups/create", { name, description: "", members }, { validate: false });
-  const res = await server.as("hamlet").get("/user_groups");
-  return res.body.user_groups.find((g: Json) => g.name === name).id;
+  return groupIdOf(server, name);
 }
 
 const members = async (id: number, direct = true) =>

@@ -3,6 +3,7 @@ import { ApiError } from "../../src/http/errors.js";
 import { checkUserGroupMentionAllowed } from "../../src/lib/user-groups.js";
 import type { Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { groupIdOf, groupIdsByName } from "./user-groups-helpers.js";
 
 /**
  * can_mention_group: the check itself for each kind of group setting, and POST /messages refusing
@@ -12,14 +13,14 @@ let server: TestServer;
 let sys: Json;
 beforeAll(async () => {
   server = await startServer();
-  sys = Object.fromEntries((await server.as("hamlet").get("/user_groups")).body.user_groups.map((g: Json) => [g.name, g.id]));
+  sys = await groupIdsByName(server);
 });
 afterAll(() => server.stop());
 
 async function create(name: string, canMention: unknown): Promise<number> {
   const res = await server.as("iago").post("/user_groups/create", { name, description: "", members: [], can_mention_group: canMention as number }, { validate: false });
   expect(res.status).toBe(200);
-  return (await server.as("hamlet").get("/user_groups")).body.user_groups.find((g: Json) => g.name === name).id;
+  return groupIdOf(server, name);
 }
 
 async function refusal(who: "hamlet" | "iago" | "shiva" | "polonius", groupId: number): Promise<string | undefined> {
