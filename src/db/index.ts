@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from "kysely
 import { migrations } from "./migrations/index.js";
 import type { DialectName } from "./migrations/helpers.js";
 import type { Database } from "./schema.js";
+import { GroupCommitWriter } from "./group-commit.js";
 import { sqliteDialect } from "./sqlite-driver.js";
 
 export type { Database } from "./schema.js";
@@ -17,31 +18,53 @@ export type Tx = Transaction<Database> | Kysely<Database>;
 export interface Store {
   db: Db;
   dialect: DialectName;
-  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE on SQLite, so writers queue instead of failing). */
+  /**
+   * Runs `fn` in a write transaction and resolves after it commits. On SQLite, writes that queue
+   * up share one transaction (BEGIN IMMEDIATE), each in its own savepoint: see GroupCommitWriter.
+   */
   write<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 /** Opens the database named by `url` (sqlite:<file> or postgres://…) and migrates it to the latest version. */
 export async function openStore(url: string, onIdleError: (error: Error) => void = () => {}): Promise<Store> {
-  const store = url.startsWith("sqlite:") ? openSqlite(url.slice("sqlite:".length)) : await openPostgres(url, onIdleError);
+  if (url.startsWith("sqlite:")) return openSqlite(url.slice("sqlite:".length));
+  const store = await openPostgres(url, onIdleError);
   await migrate(store.db);
   return store;
 }
 
-function openSqlite(file: string): Store {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+/**
+ * SQLite with two connections: one that writes (group commit, migrations) and one, read-only,
+ * for every other read. In WAL mode a reader sees the last commit and never waits for a write
+ * transaction, so requests keep reading while writes queue up to share a commit. An in-memory
+ * database is private to its connection, so it has one connection for both.
+ */
+async function openSqlite(file: string): Promise<Store> {
+  const inMemory = file === ":memory:";
+  if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
   database.pragma("journal_mode = WAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: sqliteDialect(database) });
+  const writeDb = new Kysely<Database>({ dialect: sqliteDialect(database) });
+  await migrate(writeDb);
+  const reader = inMemory ? undefined : new SQLite(file, { readonly: true });
+  reader?.pragma("busy_timeout = 5000");
+  const db = reader ? new Kysely<Database>({ dialect: sqliteDialect(reader) }) : writeDb;
+  const writer = new GroupCommitWriter(writeDb, database);
   return {
     db,
     dialect: "sqlite",
-    write: (fn) => runInTransaction(db, "begin immediate", fn),
-    close: () => db.destroy(),
+    write: (fn) => writer.write(fn),
+    close: async () => {
+      if (db !== writeDb) await db.destroy();
+      await writeDb.destroy();
+      // Kysely closes a connection only if it has used it; close both whatever they served.
+      if (reader?.open) reader.close();
+      if (database.open) database.close();
+    },
   };
 }
 
@@ -58,14 +81,14 @@ async function openPostgres(url: string, onIdleError: (error: Error) => void): P
   return {
     db,
     dialect: "postgres",
-    write: (fn) => runInTransaction(db, "begin", fn),
+    write: (fn) => runInTransaction(db, fn),
     close: () => db.destroy(),
   };
 }
 
-async function runInTransaction<T>(db: Db, begin: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+async function runInTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
-    await sql.raw(begin).execute(conn);
+    await sql`begin`.execute(conn);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);

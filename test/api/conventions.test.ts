@@ -124,7 +124,7 @@ describe("failures", () => {
 
   it("answers 401 for every user of a deactivated organisation", async () => {
     const other = await startServer();
-    await other.app.ctx.db.updateTable("realm").set({ deactivated: 1 }).execute();
+    await other.app.ctx.store.write((tx) => tx.updateTable("realm").set({ deactivated: 1 }).execute());
     other.app.ctx.realms.forget(other.users.hamlet.realm_id);
     const res = await other.as("hamlet").get("/users/me");
     expect(res.status).toBe(401);

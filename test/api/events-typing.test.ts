@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type Client, type Json } from "../harness/client.js";
+import type { Db } from "../../src/db/index.js";
 import { startServer, type FixtureName, type TestServer } from "../harness/server.js";
 
 let server: TestServer;
@@ -9,8 +10,8 @@ let announce: number;
 
 beforeAll(async () => {
   server = await startServer();
-  const { db } = server.app.ctx;
-  const channel = async (name: string, inviteOnly: number, policy: number, members: FixtureName[]) => {
+  const channel = (name: string, inviteOnly: number, policy: number, members: FixtureName[]) => server.app.ctx.store.write((db) => insertChannel(db, name, inviteOnly, policy, members));
+  const insertChannel = async (db: Db, name: string, inviteOnly: number, policy: number, members: FixtureName[]) => {
     const { id } = await db
       .insertInto("stream")
       .values({
@@ -75,14 +76,14 @@ describe("POST /typing to a direct conversation", () => {
   });
 
   it("skips recipients who turned typing notifications off", async () => {
-    const { db } = server.app.ctx;
-    await db.updateTable("user").set({ settings: JSON.stringify({ receives_typing_notifications: false }) }).where("id", "=", server.users.cordelia.id).execute();
+    const { store } = server.app.ctx;
+    await store.write((db) => db.updateTable("user").set({ settings: JSON.stringify({ receives_typing_notifications: false }) }).where("id", "=", server.users.cordelia.id).execute());
     const cordelia = await queueOf(server.as("cordelia"));
     const hamlet = await queueOf(server.as("hamlet"));
     await server.as("hamlet").post("/typing", { op: "stop", to: [server.users.cordelia.id] });
     expect(await cordelia()).toEqual([]);
     expect(await hamlet()).toMatchObject([{ op: "stop" }]);
-    await db.updateTable("user").set({ settings: "{}" }).where("id", "=", server.users.cordelia.id).execute();
+    await store.write((db) => db.updateTable("user").set({ settings: "{}" }).where("id", "=", server.users.cordelia.id).execute());
   });
 
   const errors: [string, Record<string, unknown>, Record<string, unknown>][] = [

@@ -20,7 +20,7 @@ afterAll(() => server.stop());
 
 async function setRealmProps(props: Record<string, unknown>): Promise<void> {
   const realmId = server.users.hamlet.realm_id;
-  await server.app.ctx.db.updateTable("realm").set({ props: JSON.stringify(props) }).where("id", "=", realmId).execute();
+  await server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ props: JSON.stringify(props) }).where("id", "=", realmId).execute());
   server.app.ctx.realms.forget(realmId);
 }
 

@@ -15,15 +15,16 @@ async function mutedList(who: "hamlet" | "cordelia"): Promise<unknown> {
 
 /** A direct message from `senderId` to `userId`, unread for the recipient (flags 0), inserted as the messages area stores it. */
 async function unreadMessage(senderId: number, userId: number): Promise<number> {
-  const db = server.app.ctx.db;
-  const ids = [senderId, userId].sort((a, b) => a - b).join(",");
-  const { id } = await db
-    .insertInto("message")
-    .values({ realm_id: server.users.hamlet.realm_id, sender_id: senderId, stream_id: null, topic: "", dm_key: ids, content: "hi", rendered_content: "<p>hi</p>", date_sent: server.clock.now(), last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "test" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await db.insertInto("user_message").values([{ user_id: userId, message_id: id, flags: 0 }, { user_id: senderId, message_id: id, flags: 1 }]).execute();
-  return id;
+  return server.app.ctx.store.write(async (db) => {
+    const ids = [senderId, userId].sort((a, b) => a - b).join(",");
+    const { id } = await db
+      .insertInto("message")
+      .values({ realm_id: server.users.hamlet.realm_id, sender_id: senderId, stream_id: null, topic: "", dm_key: ids, content: "hi", rendered_content: "<p>hi</p>", date_sent: server.clock.now(), last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "test" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db.insertInto("user_message").values([{ user_id: userId, message_id: id, flags: 0 }, { user_id: senderId, message_id: id, flags: 1 }]).execute();
+    return id;
+  });
 }
 
 describe("POST /users/me/muted_users/{muted_user_id}", () => {

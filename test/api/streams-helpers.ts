@@ -29,7 +29,7 @@ export async function setRealmProps(server: TestServer, props: Record<string, Js
   const realmId = server.users.desdemona.realm_id;
   const row = await server.app.ctx.db.selectFrom("realm").select("props").where("id", "=", realmId).executeTakeFirstOrThrow();
   const merged = { ...JSON.parse(row.props), ...props };
-  await server.app.ctx.db.updateTable("realm").set({ props: JSON.stringify(merged) }).where("id", "=", realmId).execute();
+  await server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ props: JSON.stringify(merged) }).where("id", "=", realmId).execute());
   server.app.ctx.realms.forget(realmId);
 }
 

@@ -141,14 +141,15 @@ describe("GET /get_stream_id", () => {
 describe("GET /users/me/{stream_id}/topics", () => {
   let n = 0;
   async function post(streamId: number, topic: string, recipients: number[]): Promise<number> {
-    const db = server.app.ctx.db;
-    const { id } = await db
-      .insertInto("message")
-      .values({ realm_id: server.users.hamlet.realm_id, sender_id: server.users.hamlet.id, stream_id: streamId, topic, content: `m${++n}`, rendered_content: "<p>m</p>", date_sent: 1, dm_key: "", has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "test" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await db.insertInto("user_message").values(recipients.map((user_id) => ({ user_id, message_id: id, flags: 0 }))).execute();
-    return id;
+    return server.app.ctx.store.write(async (db) => {
+      const { id } = await db
+        .insertInto("message")
+        .values({ realm_id: server.users.hamlet.realm_id, sender_id: server.users.hamlet.id, stream_id: streamId, topic, content: `m${++n}`, rendered_content: "<p>m</p>", date_sent: 1, dm_key: "", has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "test" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db.insertInto("user_message").values(recipients.map((user_id) => ({ user_id, message_id: id, flags: 0 }))).execute();
+      return id;
+    });
   }
 
   it("lists topics newest first with their max_id and the newest spelling", async () => {

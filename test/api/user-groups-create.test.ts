@@ -198,7 +198,7 @@ describe("POST /user_groups/create", () => {
   it("follows the realm's user_group_edit_policy", async () => {
     const ctx = server.app.ctx;
     const realmId = server.users.hamlet.realm_id;
-    await ctx.db.updateTable("realm").set({ props: JSON.stringify({ user_group_edit_policy: 2 }) }).where("id", "=", realmId).execute();
+    await ctx.store.write((tx) => tx.updateTable("realm").set({ props: JSON.stringify({ user_group_edit_policy: 2 }) }).where("id", "=", realmId).execute());
     ctx.realms.forget(realmId);
     try {
       const member = await server.as("shiva").post("/user_groups/create", { name: "Mods", description: "" });
@@ -206,7 +206,7 @@ describe("POST /user_groups/create", () => {
       const admin = await server.as("iago").post("/user_groups/create", { name: "Admins only", description: "" }, noGroupId);
       expect(admin.body).toEqual(success());
     } finally {
-      await ctx.db.updateTable("realm").set({ props: "{}" }).where("id", "=", realmId).execute();
+      await ctx.store.write((tx) => tx.updateTable("realm").set({ props: "{}" }).where("id", "=", realmId).execute());
       ctx.realms.forget(realmId);
     }
   });

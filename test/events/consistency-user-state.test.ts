@@ -97,13 +97,15 @@ describe("consistency of /register state and events: status, muting, drafts, ale
 
   it("muting a sender of unread messages marks them read", async () => {
     const { cordelia, hamlet } = server.users;
-    const db = server.app.ctx.db;
-    const { id } = await db
-      .insertInto("message")
-      .values({ realm_id: hamlet.realm_id, sender_id: cordelia.id, stream_id: null, topic: "", dm_key: [hamlet.id, cordelia.id].sort((a, b) => a - b).join(","), content: "psst", rendered_content: "<p>psst</p>", date_sent: server.clock.now(), last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "test" })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await db.insertInto("user_message").values([{ user_id: hamlet.id, message_id: id, flags: 0 }, { user_id: cordelia.id, message_id: id, flags: 1 }]).execute();
+    const id = await server.app.ctx.store.write(async (db) => {
+      const { id } = await db
+        .insertInto("message")
+        .values({ realm_id: hamlet.realm_id, sender_id: cordelia.id, stream_id: null, topic: "", dm_key: [hamlet.id, cordelia.id].sort((a, b) => a - b).join(","), content: "psst", rendered_content: "<p>psst</p>", date_sent: server.clock.now(), last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "test" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db.insertInto("user_message").values([{ user_id: hamlet.id, message_id: id, flags: 0 }, { user_id: cordelia.id, message_id: id, flags: 1 }]).execute();
+      return id;
+    });
     const events = await checkAction(server, "hamlet", () => server.as("hamlet").post(`/users/me/muted_users/${cordelia.id}`));
     expect(strip(events)).toEqual([
       { type: "update_message_flags", op: "add", operation: "add", flag: "read", messages: [id], all: false },

@@ -1,0 +1,87 @@
+import type SQLite from "better-sqlite3";
+import { sql } from "kysely";
+import type { Db } from "./index.js";
+
+interface Job {
+  fn: (tx: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How many writes may share one transaction before waiting readers get the connection. */
+const MAX_BATCH = 64;
+
+/**
+ * Group commit for SQLite: writes that arrive while a write transaction is open join it, each
+ * inside its own savepoint, and they all commit together. A commit writes every page the
+ * transaction touched to the WAL, and a message touches one index page per recipient, so
+ * sharing a commit is what lets sends outrun one transaction per message. Each write still
+ * sees the writes before it, a write that throws rolls back only its own savepoint, and no
+ * write resolves before the commit that makes it durable.
+ */
+export class GroupCommitWriter {
+  private readonly queue: Job[] = [];
+  private draining = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly database: SQLite.Database,
+  ) {}
+
+  write<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (this.draining) return;
+      this.draining = true;
+      // better-sqlite3 runs every statement synchronously, so a transaction started now would
+      // commit before any other request is read; waiting for the end of this turn of the event
+      // loop lets the requests that arrived with this one join its commit.
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) await this.db.connection().execute((conn) => this.runBatch(conn));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One transaction: takes queued writes until the queue is empty or the batch is full. */
+  private async runBatch(conn: Db): Promise<void> {
+    const done: { job: Job; value: unknown }[] = [];
+    try {
+      await sql`begin immediate`.execute(conn);
+    } catch (error) {
+      for (const job of this.queue.splice(0)) job.reject(error);
+      return;
+    }
+    for (let taken = 0; taken < MAX_BATCH && this.queue.length > 0; taken++) {
+      const job = this.queue.shift() as Job;
+      await sql`savepoint w`.execute(conn);
+      try {
+        const value = await job.fn(conn);
+        await sql`release w`.execute(conn);
+        done.push({ job, value });
+      } catch (error) {
+        job.reject(error);
+        if (!this.database.inTransaction) return this.failAll(done, error);
+        await sql`rollback to w`.execute(conn);
+        await sql`release w`.execute(conn);
+      }
+    }
+    try {
+      await sql`commit`.execute(conn);
+    } catch (error) {
+      if (this.database.inTransaction) await sql`rollback`.execute(conn);
+      return this.failAll(done, error);
+    }
+    for (const { job, value } of done) job.resolve(value);
+  }
+
+  /** SQLite ended the transaction itself (disk full, I/O error): nothing in it was kept. */
+  private failAll(done: { job: Job }[], error: unknown): void {
+    for (const { job } of done) job.reject(error);
+  }
+}
