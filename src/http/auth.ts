@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
+import { remembered } from "../lib/remembered.js";
 import { ApiError, unauthorized } from "./errors.js";
 
 const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
@@ -12,6 +13,19 @@ const INVALID_HEADER = "Invalid authorization header for basic auth";
  */
 export async function authenticate(ctx: AppContext, header: string | undefined): Promise<UserRow> {
   if (header === undefined) throw unauthorized();
+  const { email, apiKey } = basicCredentials(header);
+  const user = await ctx.users.byApiKey(apiKey);
+  if (!user || !sameKey(user.api_key, apiKey) || user.delivery_email.toLowerCase() !== email.toLowerCase()) {
+    throw unauthorized("Invalid API key");
+  }
+  const realm = await ctx.realms.get(user.realm_id);
+  if (!realm || realm.deactivated) throw unauthorized("This organization has been deactivated");
+  if (!user.is_active) throw unauthorized("Account is deactivated");
+  return user;
+}
+
+/** Email and API key from a Basic header; a client sends the same header with every request. */
+const basicCredentials = remembered((header: string): { email: string; apiKey: string } => {
   const parts = header.trim().split(/\s+/);
   if (parts.length !== 2) throw unauthorized(INVALID_HEADER);
   const [scheme, encoded] = parts as [string, string];
@@ -22,15 +36,8 @@ export async function authenticate(ctx: AppContext, header: string | undefined):
   const email = pieces[0]!.trim();
   const apiKey = pieces[1]!.trim();
   if (!API_KEY_FORMAT.test(apiKey)) throw unauthorized("Malformed API key");
-  const user = await ctx.users.byApiKey(apiKey);
-  if (!user || !sameKey(user.api_key, apiKey) || user.delivery_email.toLowerCase() !== email.toLowerCase()) {
-    throw unauthorized("Invalid API key");
-  }
-  const realm = await ctx.realms.get(user.realm_id);
-  if (!realm || realm.deactivated) throw unauthorized("This organization has been deactivated");
-  if (!user.is_active) throw unauthorized("Account is deactivated");
-  return user;
-}
+  return { email, apiKey };
+}, 1_000);
 
 function sameKey(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { remembered } from "./remembered.js";
 import type { Db } from "../db/index.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { UserRow } from "../db/queries/users.js";
@@ -40,14 +41,13 @@ export function dummyEmail(userId: number, host: string): string {
 }
 
 /** Zulip's ISO 8601 timestamp with microseconds and a +00:00 offset. */
-export function isoTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
-}
+export const isoTimestamp = remembered((ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00"));
+
+const emailHash = remembered((email: string): string => createHash("md5").update(email.toLowerCase()).digest("hex"));
 
 /** The email-derived (Gravatar) avatar URL. */
 export function gravatarUrl(email: string, version: number, medium = false): string {
-  const hash = createHash("md5").update(email.toLowerCase()).digest("hex");
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? "&s=500" : ""}&version=${version}`;
+  return `https://secure.gravatar.com/avatar/${emailHash(email)}?d=identicon${medium ? "&s=500" : ""}&version=${version}`;
 }
 
 /** avatar_url for a viewer: null when the client computes it (client_gravatar and a visible address). */
