@@ -27,7 +27,14 @@ export interface SendInput {
   content: string;
   client: string;
   readBySender: boolean | undefined;
-  localId?: string;
+  /** The sender's queue and the client's id for the message, echoed to that queue alone. */
+  senderQueue?: SenderQueue;
+}
+
+/** POST /messages' `queue_id` and `local_id`. */
+export interface SenderQueue {
+  queueId: string;
+  localId: string;
 }
 
 /** Where a message goes once its addressee is resolved. */
@@ -55,7 +62,7 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
   // Read before the write: on SQLite the transaction holds the only connection.
   const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
   return write(ctx, (tx, outbox) =>
-    doSendMessage(ctx, tx, outbox, sender, destination, content, rendered, { client: input.client, readBySender, localId: input.localId, realm, alertWords }),
+    doSendMessage(ctx, tx, outbox, sender, destination, content, rendered, { client: input.client, readBySender, senderQueue: input.senderQueue, realm, alertWords }),
   );
 }
 
@@ -177,7 +184,7 @@ export async function doSendMessage(
   to: Destination,
   content: string,
   rendered: Rendered,
-  opts: { client: string; readBySender: boolean; localId?: string; realm?: RealmRow; alertWords?: ReadonlyMap<number, readonly string[]> },
+  opts: { client: string; readBySender: boolean; senderQueue?: SenderQueue; realm?: RealmRow; alertWords?: ReadonlyMap<number, readonly string[]> },
 ): Promise<number> {
   const isDirect = to.kind === "direct";
   const key = isDirect ? dmKey(to.userIds) : "";
@@ -238,11 +245,11 @@ export async function doSendMessage(
   const message = await messageDict(new MessageLookups(tx).seed({ user: sender, stream: isDirect ? undefined : to.stream, realm: opts.realm }), row, { applyMarkdown: true, clientGravatar: false }, []);
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const [userId, bits] of flags) perUser[userId] = { flags: flagList(bits) };
-  if (opts.localId !== undefined) perUser[sender.id] = { ...perUser[sender.id], local_message_id: opts.localId };
   outbox.queue({
     event: { type: "message", message: { ...message, id, raw_content: content } },
     userIds: [...flags.keys()],
     perUser,
+    perQueue: opts.senderQueue ? { [opts.senderQueue.queueId]: { local_message_id: opts.senderQueue.localId } } : undefined,
     publicRealmId: !isDirect && !to.stream.invite_only ? sender.realm_id : undefined,
   });
   return id;

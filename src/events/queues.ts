@@ -119,7 +119,8 @@ export class QueueRegistry {
         seen.add(queue);
         if (!queue.acceptsType(event.type)) return;
         const extra = item.perUser?.[queue.options.userId];
-        const personal = extra ? { ...event, ...extra } : event;
+        const own = item.perQueue?.[queue.id];
+        const personal = extra || own ? { ...event, ...extra, ...own } : event;
         if (personal.type === "message" && !matchesNarrow(queue.options.narrow, personal)) return;
         const shaped = transform ? transform(personal, queue.options) : personal;
         if (!shaped) return;

@@ -173,6 +173,8 @@ export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent
  * - `publicRealmId`: the event is also offered to every queue of that realm registered with
  *   `all_public_streams` or a narrow (Zulip does this for messages to public channels); those
  *   queues' owners need not be in `userIds`, and their `perUser` entry may be missing.
+ * - `perQueue`: extra fields for one queue only, keyed by queue id, merged after `perUser` — e.g.
+ *   the `local_message_id` a client sent with its message goes back only to the queue it named.
  * - Per-queue renderings (apply_markdown, client_gravatar, capability-dependent shapes) are
  *   functions of the event and the queue's options, declared per event type in
  *   `events/transforms.ts` (`queueTransforms`); a transform may also drop the event for a queue.
@@ -181,5 +183,6 @@ export interface QueuedEvent {
   event: AppEvent;
   userIds: readonly number[];
   perUser?: Readonly<Record<number, Readonly<Record<string, unknown>>>>;
+  perQueue?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   publicRealmId?: number;
 }

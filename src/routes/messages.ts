@@ -41,7 +41,7 @@ export const messageEndpoints = [
         content: params.content,
         client: params.client ?? clientFromUserAgent(request.headers["user-agent"]),
         readBySender: params.read_by_sender,
-        localId: params.queue_id !== undefined ? params.local_id : undefined,
+        senderQueue: params.queue_id !== undefined && params.local_id !== undefined ? { queueId: params.queue_id, localId: params.local_id } : undefined,
       });
       return { id };
     },

@@ -105,6 +105,19 @@ describe("POST /messages to a channel", () => {
     const res = await server.as("bot").post("/messages", { type: "stream", to: "secret", topic: "t", content: "from the bot" });
     expect(res.status).toBe(200);
   });
+
+  it("echoes local_id as local_message_id to the queue named by queue_id only", async () => {
+    const register = async (who: "hamlet" | "othello") =>
+      (await server.as(who).post("/register", { event_types: ["message"], fetch_event_types: [] })).body.queue_id as string;
+    const [sending, other, recipient] = [await register("hamlet"), await register("hamlet"), await register("othello")];
+    const sent = await server.as("hamlet").post("/messages", { type: "stream", to: "Verona", topic: "local", content: "echo", queue_id: sending, local_id: "17.01" });
+    expect(sent.status).toBe(200);
+    const eventOf = async (who: "hamlet" | "othello", queueId: string) =>
+      (await server.as(who).get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events[0];
+    expect(await eventOf("hamlet", sending)).toMatchObject({ type: "message", local_message_id: "17.01", message: { id: sent.body.id } });
+    expect(await eventOf("hamlet", other)).not.toHaveProperty("local_message_id");
+    expect(await eventOf("othello", recipient)).not.toHaveProperty("local_message_id");
+  });
 });
 
 describe("POST /messages to people", () => {

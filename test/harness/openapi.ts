@@ -84,6 +84,8 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "register_queue_200_response", property: "realm_default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   { schema: "get_events_200_response_allOf_events_inner_oneOf_29", property: "default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   { schema: "get_events_200_response_allOf_events_inner_oneOf_17", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
+  // Not a version difference: Zulip adds local_message_id to the message event for the queue named in POST /messages' queue_id (the client's local echo), and its document leaves it out.
+  { schema: "get_events_200_response_allOf_events_inner_oneOf_10", property: "local_message_id", definition: { type: "string" } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
 ];
