@@ -20,6 +20,7 @@ export const SERVER_LIMITS = {
  * prefix; a realm's `props` JSON overrides any of them.
  */
 const REALM_DEFAULTS: Record<string, unknown> = {
+  add_custom_emoji_policy: 1,
   allow_edit_history: true,
   allow_message_editing: true,
   authentication_methods: { Email: { enabled: true, available: true } },
