@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type UploadFile } from "../harness/client.js";
 import { startServer, type FixtureName, type TestServer } from "../harness/server.js";
+import { PNG, png, uploadEmoji } from "./realm-emoji-helpers.js";
 import { setRealmProps } from "./streams-helpers.js";
 
 let server: TestServer;
@@ -9,12 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** A 1×1 PNG. */
-export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
-const png = (field = "f1"): UploadFile => ({ field, filename: "img.png", type: "image/png", data: PNG });
-
-const upload = (who: FixtureName, name: string, files: UploadFile[] = [png()]) =>
-  server.as(who).request("POST", `/realm/emoji/${encodeURIComponent(name)}`, {}, { files });
+const upload = (who: FixtureName, name: string, files?: UploadFile[]) => uploadEmoji(server, who, name, files);
 const list = async () => (await server.as("othello").get("/realm/emoji")).body.emoji as Record<string, Record<string, unknown>>;
 const byName = async (name: string) => Object.values(await list()).filter((e) => e.name === name);
 
