@@ -55,8 +55,10 @@ export const realmUserSection: StateSection = {
       where.profile_data = data;
       delete changes.custom_profile_field;
     }
-    // A client_gravatar client that computes this person's Gravatar itself keeps doing so.
-    if (opts.clientGravatar && where.avatar_url === null && typeof changes.avatar_url === "string" && changes.avatar_url.startsWith("https://secure.gravatar.com/")) {
+    // A client_gravatar client computes the Gravatar of people whose address is public (their API
+    // email is not the user<id>@ placeholder); new_email, applied above, already says which.
+    const publicAddress = typeof where.email === "string" && !where.email.startsWith(`user${person.user_id}@`);
+    if (opts.clientGravatar && publicAddress && typeof changes.avatar_url === "string" && changes.avatar_url.startsWith("https://secure.gravatar.com/")) {
       changes.avatar_url = null;
     }
     // Like Zulip's apply_event: only the fields the person already has (avatar_url_medium is not one).
