@@ -19,19 +19,20 @@ export const realmEmojiEndpoints = [
   }),
   endpoint({
     method: "POST",
-    path: "/realm/emoji/:emoji_name",
+    // The rest of the path, slashes included (Zulip's <path:emoji_name>), so they fail name validation.
+    path: "/realm/emoji/*",
     params: {},
     async handler({ ctx, user, path, request }) {
-      await checkAddRealmEmoji(ctx, user, path.emoji_name ?? "", uploadedFiles(request));
+      await checkAddRealmEmoji(ctx, user, path["*"] ?? "", uploadedFiles(request));
       return {};
     },
   }),
   endpoint({
     method: "DELETE",
-    path: "/realm/emoji/:emoji_name",
+    path: "/realm/emoji/*",
     params: {},
     async handler({ ctx, user, path }) {
-      await checkRemoveRealmEmoji(ctx, user, path.emoji_name ?? "");
+      await checkRemoveRealmEmoji(ctx, user, path["*"] ?? "");
       return {};
     },
   }),

@@ -53,6 +53,13 @@ describe("POST /realm/emoji/{emoji_name}", () => {
     expect(res.body).toEqual(error(msg));
   });
 
+  it("takes the rest of the path as the name, so slashes fail validation", async () => {
+    // The document's {emoji_name} template cannot match a path with slashes: checked by hand.
+    const res = await server.as("iago").request("POST", "/realm/emoji/my/emoji/with/forward/slash/", {}, { files: [png()], validate: false });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(error("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores."));
+  });
+
   it("refuses guests and bots before anything else", async () => {
     expect((await upload("polonius", "Bad*Name")).body).toEqual(error("Not allowed for guest users"));
     expect((await upload("bot", "fine")).body).toEqual(error("This endpoint does not accept bot requests."));
