@@ -45,11 +45,49 @@ export async function checkChangeAccount(ctx: AppContext, user: UserRow, changes
 }
 
 /**
+ * Opens an email-change link: the user's delivery_email (and API email when it is public)
+ * becomes the new address, the link is used up, and the old address is told. Events as
+ * Zulip's do_change_user_delivery_email: delivery_email to those who may see it, the avatar
+ * URL to everyone when it is a Gravatar, new_email to everyone when the address is public.
+ */
+export async function confirmEmailChange(ctx: AppContext, key: string): Promise<{ user: UserRow; oldEmail: string; realm: RealmRow }> {
+  const now = ctx.clock.now();
+  const done = await write(ctx, async (tx, outbox) => {
+    const change = await emailChangeByKey(tx, key);
+    if (!change) throw new InvitationUnusable("unknown");
+    if (change.status !== InviteStatus.PENDING || change.expiry_date <= now) throw new InvitationUnusable("expired");
+    const user = await userById(tx, change.user_id);
+    const realm = await realmById(tx, change.realm_id);
+    if (!user || !realm || realm.deactivated) throw new InvitationUnusable("unknown");
+    if (user.delivery_email !== change.old_email) throw new InvitationUnusable("expired");
+    await validateEmailChange(tx, realm, user, change.new_email);
+    await markEmailChangeUsed(tx, change.id);
+    const changed = await doChangeDeliveryEmail(tx, outbox, user, change.new_email);
+    outbox.afterCommit(() => ctx.users.forget(user.id));
+    return { user: changed, oldEmail: change.old_email, realm };
+  });
+  const text = [
+    `Hi ${done.user.full_name},`,
+    ``,
+    `The email address of your account in ${done.realm.name} (${ctx.config.externalUrl}) has been changed to ${done.user.delivery_email}.`,
+    ``,
+    `If you did not make this change, contact an administrator of the organization right away.`,
+    ``,
+  ].join("\n");
+  try {
+    await ctx.mailer.send({ to: done.oldEmail, subject: `Email address changed for ${done.realm.name}`, text });
+  } catch (error) {
+    ctx.log.error({ err: error, user: done.user.id }, "email-change notice could not be sent");
+  }
+  return done;
+}
+
+/**
  * PATCH /settings new_password: the old password must be right (wrong attempts count against
  * the address, 5 per 30 minutes, and a right one clears them), the new one strong enough. No
  * event: sessions and API keys stay valid.
  */
-export async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
+async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
   const key = authenticationKey(user.realm_id, user.delivery_email);
   const wait = ctx.limits.authentication.hit(key, ctx.clock.now());
   if (wait > 0) throw badRequest(`You're making too many attempts! Try again in ${Math.floor(wait)} seconds.`);
@@ -68,7 +106,7 @@ export async function checkChangePassword(ctx: AppContext, user: UserRow, oldPas
  * user's earlier ones) and a confirmation link is mailed to the new address; opening it makes
  * the change (confirmEmailChange). Limited to 2 requests an hour and 5 a day per user.
  */
-export async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawEmail: string): Promise<void> {
+async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawEmail: string): Promise<void> {
   const newEmail = rawEmail.trim();
   if (newEmail === user.delivery_email) return;
   const realm = await ctx.realms.get(user.realm_id);
@@ -110,46 +148,8 @@ export async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawE
   }
 }
 
-/**
- * Opens an email-change link: the user's delivery_email (and API email when it is public)
- * becomes the new address, the link is used up, and the old address is told. Events as
- * Zulip's do_change_user_delivery_email: delivery_email to those who may see it, the avatar
- * URL to everyone when it is a Gravatar, new_email to everyone when the address is public.
- */
-export async function confirmEmailChange(ctx: AppContext, key: string): Promise<{ user: UserRow; oldEmail: string; realm: RealmRow }> {
-  const now = ctx.clock.now();
-  const done = await write(ctx, async (tx, outbox) => {
-    const change = await emailChangeByKey(tx, key);
-    if (!change) throw new InvitationUnusable("unknown");
-    if (change.status !== InviteStatus.PENDING || change.expiry_date <= now) throw new InvitationUnusable("expired");
-    const user = await userById(tx, change.user_id);
-    const realm = await realmById(tx, change.realm_id);
-    if (!user || !realm || realm.deactivated) throw new InvitationUnusable("unknown");
-    if (user.delivery_email !== change.old_email) throw new InvitationUnusable("expired");
-    await validateEmailChange(tx, realm, user, change.new_email);
-    await markEmailChangeUsed(tx, change.id);
-    const changed = await doChangeDeliveryEmail(tx, outbox, user, change.new_email);
-    outbox.afterCommit(() => ctx.users.forget(user.id));
-    return { user: changed, oldEmail: change.old_email, realm };
-  });
-  const text = [
-    `Hi ${done.user.full_name},`,
-    ``,
-    `The email address of your account in ${done.realm.name} (${ctx.config.externalUrl}) has been changed to ${done.user.delivery_email}.`,
-    ``,
-    `If you did not make this change, contact an administrator of the organization right away.`,
-    ``,
-  ].join("\n");
-  try {
-    await ctx.mailer.send({ to: done.oldEmail, subject: `Email address changed for ${done.realm.name}`, text });
-  } catch (error) {
-    ctx.log.error({ err: error, user: done.user.id }, "email-change notice could not be sent");
-  }
-  return done;
-}
-
 /** Stores a new delivery address and queues the realm_user updates; returns the changed row. */
-export async function doChangeDeliveryEmail(tx: Db, outbox: Outbox, user: UserRow, newEmail: string): Promise<UserRow> {
+async function doChangeDeliveryEmail(tx: Db, outbox: Outbox, user: UserRow, newEmail: string): Promise<UserRow> {
   const isPublic = user.email_address_visibility === EmailVisibility.EVERYONE;
   const changed: UserRow = { ...user, delivery_email: newEmail, email: isPublic ? newEmail : user.email };
   await updateUser(tx, user.id, isPublic ? { delivery_email: newEmail, email: newEmail } : { delivery_email: newEmail });
