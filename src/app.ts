@@ -10,11 +10,15 @@ import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
+import { keepUploadedFile } from "./http/uploads.js";
+import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
+import { registerEmailChangeRoutes } from "./routes/email-change.js";
+import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerSignupRoutes } from "./routes/signup.js";
 
 /** What tests and the server may substitute. */
@@ -49,6 +53,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     realms: new RealmCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues: new QueueRegistry(clock, log, options.events),
+    limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
   };
 }
 
@@ -63,7 +68,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // Zulip reads parameters only from form bodies; any other body is ignored, not refused.
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
-  await http.register(multipart, { attachFieldsToBody: "keyValues", limits: { fileSize: 25 * 1024 * 1024 } });
+  await http.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
   http.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith(API_PREFIX) || request.url.startsWith("/json/")) {
@@ -80,6 +85,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   registerEndpoints(http, ctx, new RateLimiter(config.rateLimitPerMinute), allEndpoints);
   registerSignupRoutes(http, ctx);
+  registerEmailChangeRoutes(http, ctx);
+  registerEmojiImageRoutes(http, ctx);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
+import type { AttemptLimiter } from "./lib/attempts.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
@@ -22,6 +23,8 @@ export interface AppContext {
   mailer: Mailer;
   /** The event queues of this process (POST /register, GET /events), fed by `bus`. */
   queues: QueueRegistry;
+  /** Per-key attempt limits: password checks by address, email-change requests by user. */
+  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter };
 }
 
 /**

@@ -7,27 +7,13 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { HISTORICAL_FLAGS } from "../lib/flags.js";
 import { accessMessage } from "../lib/message-access.js";
 import { messageAudience } from "../lib/message-audience.js";
-import { emojiByCode, emojiByName } from "../markdown/emoji-data.js";
+import { checkEmojiRequest, emojiDataFor } from "../lib/emoji.js";
 
 /** A reaction as the endpoints name it. */
 export interface ReactionInput {
   emojiName: string | undefined;
   emojiCode: string | undefined;
   reactionType: string | undefined;
-}
-
-/** Zulip's get_emoji_data for unicode emoji: the code for a name, or `Emoji '<name>' does not exist`. */
-function emojiCodeFor(name: string): string {
-  const entry = emojiByName(name);
-  if (!entry) throw badRequest(`Emoji '${name}' does not exist`);
-  return entry.code;
-}
-
-/** Zulip's check_emoji_request for a new reaction. */
-function checkEmoji(name: string, code: string, type: string): void {
-  if (type !== "unicode_emoji") throw badRequest("Invalid emoji type.");
-  if (!emojiByCode(code)) throw badRequest("Invalid emoji code.");
-  if (emojiByName(name)?.code !== code) throw badRequest("Invalid emoji name.");
 }
 
 /**
@@ -41,10 +27,7 @@ export async function checkAddReaction(ctx: AppContext, user: UserRow, messageId
     const { message, flags } = await accessMessage(tx, user, messageId);
     let code = input.emojiCode;
     let type = input.reactionType;
-    if (code === undefined || type === undefined) {
-      code = emojiCodeFor(emojiName);
-      type = "unicode_emoji";
-    }
+    if (code === undefined || type === undefined) ({ code, type } = await emojiDataFor(tx, user.realm_id, emojiName));
     if (await hasReaction(tx, message.id, user.id, type, code)) throw new ApiError("Reaction already exists.", "REACTION_ALREADY_EXISTS", 400);
     const existing = await tx
       .selectFrom("reaction")
@@ -54,7 +37,7 @@ export async function checkAddReaction(ctx: AppContext, user: UserRow, messageId
       .where("reaction_type", "=", type)
       .executeTakeFirst();
     const name = existing?.emoji_name ?? emojiName;
-    if (!existing) checkEmoji(name, code, type);
+    if (!existing) await checkEmojiRequest(tx, user.realm_id, name, code, type);
     // Reacting subscribes the user to the message's later updates, as Zulip's historical row does.
     if (flags === undefined) await tx.insertInto("user_message").values({ user_id: user.id, message_id: message.id, flags: HISTORICAL_FLAGS }).execute();
     await insertReaction(tx, { message_id: message.id, user_id: user.id, emoji_name: name, emoji_code: code, reaction_type: type });
@@ -70,7 +53,7 @@ export async function checkRemoveReaction(ctx: AppContext, user: UserRow, messag
     let code = input.emojiCode;
     if (code === undefined) {
       if (input.emojiName === undefined) throw badRequest("At least one of the following arguments must be present: emoji_name, emoji_code");
-      code = emojiCodeFor(input.emojiName);
+      code = (await emojiDataFor(tx, user.realm_id, input.emojiName)).code;
     }
     const row = await tx
       .selectFrom("reaction")

@@ -7,7 +7,7 @@ import type { Outbox } from "../events/outbox.js";
 import { adminRequired } from "../http/errors.js";
 import { isAdmin } from "../lib/roles.js";
 import { LANGUAGES, SETTINGS, SETTINGS_BY_NAME, parseObject, userSettings, type SettingValue } from "../lib/settings.js";
-import { avatarUrl, canSeeDeliveryEmail, dummyEmail, gravatarUrl, EmailVisibility } from "../lib/users.js";
+import { avatarChangePerson, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
 import { doPresenceEnabledChanged } from "./presence.js";
 import { emailHost } from "./users.js";
 
@@ -76,15 +76,7 @@ async function sendVisibilityEvents(ctx: AppContext, tx: Db, outbox: Outbox, bef
   await updateUser(tx, before.id, { email });
   const ids = viewers.map((u) => u.id);
   outbox.send({ type: "realm_user", op: "update", person: { user_id: before.id, new_email: email } }, ids);
-  const updated: UserRow = { ...after, email };
-  const avatar = {
-    user_id: before.id,
-    avatar_source: updated.avatar_source,
-    avatar_url: avatarUrl(updated, false),
-    avatar_url_medium: gravatarUrl(updated.delivery_email, updated.avatar_version, true),
-    avatar_version: updated.avatar_version,
-  };
-  outbox.send({ type: "realm_user", op: "update", person: avatar }, ids);
+  outbox.send({ type: "realm_user", op: "update", person: avatarChangePerson({ ...after, email }) }, ids);
 }
 
 /**

@@ -14,6 +14,7 @@ import { activeStreamsByIds, defaultStreamIds } from "../db/queries/streams.js";
 import { userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { inviteStreamIds, isValidEmail } from "../lib/invites.js";
+import { isStrongPassword } from "../lib/passwords.js";
 import { hashPassword } from "../lib/secrets.js";
 import { checkFullName } from "../lib/users.js";
 import { notifyInvitesChanged } from "./invites.js";
@@ -29,7 +30,7 @@ export type Invitation =
 /** Why a signup key cannot be used. */
 export type InvitationProblem = "unknown" | "expired" | "used" | "revoked";
 
-/** An invitation that cannot be used, with the text the signup page shows. */
+/** A confirmation link (invitation, email change) that cannot be used, with the text its page shows. */
 export class InvitationUnusable extends ApiError {
   constructor(readonly problem: InvitationProblem) {
     super(PROBLEM_TEXT[problem], "BAD_REQUEST", 404);
@@ -42,9 +43,6 @@ const PROBLEM_TEXT: Record<InvitationProblem, string> = {
   used: "This invitation has already been used. If you already have an account, log in instead.",
   revoked: "The confirmation link has expired or been deactivated.",
 };
-
-/** Zulip's password_min_length. */
-const PASSWORD_MIN_LENGTH = 6;
 
 /** The invitation behind a key if it can still be used, else InvitationUnusable. */
 export async function findInvitation(db: Db, key: string, now: number): Promise<Invitation> {
@@ -78,7 +76,7 @@ export interface SignupForm {
 export async function acceptInvitation(ctx: AppContext, key: string, form: SignupForm): Promise<UserRow> {
   const first = await findInvitation(ctx.db, key, ctx.clock.now());
   const fullName = checkFullName(form.fullName);
-  if ([...form.password].length < PASSWORD_MIN_LENGTH) throw badRequest("The password is too weak.");
+  if (!isStrongPassword(form.password)) throw badRequest("The password is too weak.");
   const email = first.kind === "email" ? first.invite.email : (form.email ?? "").trim();
   if (!isValidEmail(email)) throw badRequest("Please enter a valid email address.");
   const passwordHash = await hashPassword(form.password);

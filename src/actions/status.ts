@@ -3,7 +3,7 @@ import { saveStatus, statusOf } from "../db/queries/user-status.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { UserStatusEvent } from "../events/types.js";
 import { badRequest } from "../http/errors.js";
-import { emojiByCode, emojiByName } from "../markdown/emoji-data.js";
+import { checkEmojiRequest, emojiDataFor } from "../lib/emoji.js";
 import { userSetting } from "../lib/settings.js";
 import { doPresenceEnabledChanged } from "./presence.js";
 import { doChangeUserSetting } from "./settings.js";
@@ -30,7 +30,7 @@ export async function checkUpdateStatus(ctx: AppContext, user: UserRow, change: 
   if (statusText !== undefined && [...statusText].length > 60) throw badRequest("status_text is too long (limit: 60 characters)");
   let emoji: { name: string; code: string; type: string } | undefined;
   if (change.emojiName === "") emoji = { name: "", code: "", type: "unicode_emoji" };
-  else if (change.emojiName !== undefined) emoji = checkEmoji(change.emojiName, change.emojiCode, change.reactionType);
+  else if (change.emojiName !== undefined) emoji = await checkStatusEmoji(ctx, user, change.emojiName, change.emojiCode, change.reactionType);
   else if (change.emojiCode !== undefined || change.reactionType !== undefined) {
     throw badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.");
   }
@@ -62,23 +62,9 @@ export async function checkUpdateStatus(ctx: AppContext, user: UserRow, change: 
   if (presenceFlip) await doPresenceEnabledChanged(ctx, (await ctx.users.get(user.id)) ?? user, !change.away);
 }
 
-/** Zulip's get_emoji_data + check_emoji_request for the status emoji (no custom emoji exist here). */
-function checkEmoji(name: string, code: string | undefined, type: string | undefined): { name: string; code: string; type: string } {
-  if (code === undefined || type === undefined) {
-    const found = emojiByName(name);
-    if (!found) throw badRequest(`Emoji '${name}' does not exist`);
-    code ??= found.code;
-    type ??= "unicode_emoji";
-  }
-  if (type === "unicode_emoji") {
-    if (!emojiByCode(code)) throw badRequest("Invalid emoji code.");
-    if (emojiByName(name)?.code !== code) throw badRequest("Invalid emoji name.");
-  } else if (type === "realm_emoji") {
-    throw badRequest("Invalid custom emoji.");
-  } else if (type === "zulip_extra_emoji") {
-    if (name !== "zulip") throw badRequest("Invalid emoji name.");
-  } else {
-    throw badRequest("Invalid emoji type.");
-  }
-  return { name, code, type };
+/** Zulip's get_emoji_data (when the code or type is missing) and check_emoji_request for the status emoji. */
+async function checkStatusEmoji(ctx: AppContext, user: UserRow, name: string, code: string | undefined, type: string | undefined): Promise<{ name: string; code: string; type: string }> {
+  const data = code === undefined || type === undefined ? await emojiDataFor(ctx.db, user.realm_id, name) : { code, type };
+  await checkEmojiRequest(ctx.db, user.realm_id, name, data.code, data.type);
+  return { name, code: data.code, type: data.type };
 }

@@ -261,6 +261,31 @@ export interface MultiuseInviteTable {
 }
 
 /** The whole database. */
+/** A pending change of a user's address (Zulip's EmailChangeStatus + Confirmation); status as InviteStatus. */
+export interface EmailChangeTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  old_email: string;
+  new_email: string;
+  key: string;
+  created_at: number;
+  expiry_date: number;
+  status: number;
+}
+
+/** An uploaded custom emoji; deactivated ones stay for old messages, reactions and statuses. */
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  author_id: number | null;
+  /** The stored image's name under <dataDir>/user_avatars/<realm_id>/emoji/images/. */
+  file_name: string;
+  is_animated: number;
+  deactivated: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -286,4 +311,6 @@ export interface Database {
   user_group_subgroup: UserGroupSubgroupTable;
   invite: InviteTable;
   multiuse_invite: MultiuseInviteTable;
+  email_change: EmailChangeTable;
+  realm_emoji: RealmEmojiTable;
 }

@@ -15,6 +15,9 @@ export type RealmBotEvent = { type: "realm_bot"; op: "update"; bot: { user_id: n
 
 export type HeartbeatEvent = { type: "heartbeat" };
 
+/** The realm's whole custom emoji dictionary after a change (ApiRealmEmoji values keyed by id). */
+export type RealmEmojiEvent = { type: "realm_emoji"; op: "update"; realm_emoji: Record<string, Record<string, unknown>> };
+
 /** Who is typing, as typing events name them. */
 export type TypingUser = { user_id: number; email: string };
 
@@ -161,7 +164,7 @@ export type ReactionEvent = {
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent;
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

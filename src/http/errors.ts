@@ -56,3 +56,8 @@ export function adminRequired(): ApiError {
 export function ownerRequired(): ApiError {
   return new ApiError("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL", 400);
 }
+
+/** Zulip's RateLimitedError: 429 with the seconds to wait in `retry-after` and the Retry-After header. */
+export function rateLimited(secs: number): ApiError {
+  return new ApiError("API usage exceeded rate limit", "RATE_LIMIT_HIT", 429, { "retry-after": secs }, { "Retry-After": String(secs) });
+}

@@ -1,8 +1,10 @@
 import type { AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { activeStreamsOfRealm } from "../db/queries/streams.js";
+import { realmEmojiOfRealm } from "../db/queries/realm-emoji.js";
 import { usersOfRealm } from "../db/queries/users.js";
 import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResult } from "../markdown/index.js";
+import { emojiUrl } from "./realm-emoji.js";
 
 /** Rendered content plus the users a group mention reaches. */
 export interface Rendered extends RenderResult {
@@ -15,10 +17,20 @@ export interface Rendered extends RenderResult {
  * looked up only when the content could mention something, which keeps plain messages cheap.
  */
 export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string): Promise<Rendered> {
-  const renderCtx = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
+  const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
+  const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
+  const renderCtx: RenderContext = customEmoji.size > 0 ? { ...base, realmEmoji: (name) => customEmoji.get(name) } : base;
   const result = renderMarkdown(content, renderCtx);
   const groupMemberIds = result.mentionedGroupIds.size > 0 ? await groupMembers(db, [...result.mentionedGroupIds]) : new Set<number>();
   return { ...result, groupMemberIds };
+}
+
+type CustomEmoji = { id: string; name: string; url: string };
+
+/** The realm's active custom emoji by name, for `:name:`. */
+async function activeCustomEmoji(db: Db, realmId: number): Promise<Map<string, CustomEmoji>> {
+  const rows = (await realmEmojiOfRealm(db, realmId)).filter((row) => row.deactivated === 0);
+  return new Map(rows.map((row) => [row.name, { id: String(row.id), name: row.name, url: emojiUrl(row.realm_id, row.file_name) }]));
 }
 
 async function realmRenderContext(db: Db, realmId: number, realmUrl: string): Promise<RenderContext> {

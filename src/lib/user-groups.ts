@@ -63,6 +63,7 @@ const SETTING_DEFAULTS = {
   user_group_edit_policy: Policy.MEMBERS as number,
   invite_to_realm_policy: Policy.MEMBERS as number,
   invite_to_stream_policy: Policy.MEMBERS as number,
+  add_custom_emoji_policy: Policy.MEMBERS as number,
   waiting_period_threshold: 0,
   invite_required: true,
   /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX; a server administrator raises it per realm. */

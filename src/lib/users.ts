@@ -58,6 +58,17 @@ export function avatarUrl(target: UserRow, clientGravatar: boolean): string | nu
   return gravatarUrl(target.delivery_email, target.avatar_version);
 }
 
+/** The realm_user update person that announces a new avatar URL (Zulip's notify_avatar_url_change). */
+export function avatarChangePerson(user: UserRow): Record<string, unknown> & { user_id: number } {
+  return {
+    user_id: user.id,
+    avatar_source: user.avatar_source,
+    avatar_url: avatarUrl(user, false),
+    avatar_url_medium: gravatarUrl(user.delivery_email, user.avatar_version, true),
+    avatar_version: user.avatar_version,
+  };
+}
+
 /** The user object of GET /users and realm_user add, as `viewer` may see it. */
 export function apiUser(target: UserRow, viewer: Pick<UserRow, "id" | "role">, format: UserFormat): Record<string, unknown> & { user_id: number } {
   const user: Record<string, unknown> & { user_id: number } = {

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
+import { authenticationKey } from "../actions/account.js";
 import { doRegenerateApiKey } from "../actions/users.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { userByDeliveryEmail } from "../db/queries/users.js";
 import { endpoint, publicEndpoint } from "../http/endpoint.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest, rateLimited } from "../http/errors.js";
 import { str } from "../http/params.js";
 import { verifyPassword } from "../lib/secrets.js";
 import { FEATURE_LEVEL, VERSION } from "../version.js";
@@ -66,10 +67,15 @@ export const authEndpoints = [
       const realm = await servedRealm(ctx);
       const username = params.username.trim();
       if (!/^[^\s@]+@[^\s@]+$/.test(username)) throw badRequest("Enter a valid email address.");
+      // Attempts count against the address, known or not (Zulip's authenticate_by_username).
+      const attempts = authenticationKey(realm.id, username);
+      const wait = ctx.limits.authentication.hit(attempts, ctx.clock.now());
+      if (wait > 0) throw rateLimited(wait);
       const user = await userByDeliveryEmail(ctx.db, realm.id, username);
       if (!user || !(await verifyPassword(params.password, user.password_hash))) {
         throw new ApiError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
       }
+      ctx.limits.authentication.clear(attempts);
       if (realm.deactivated) throw new ApiError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
       if (!user.is_active) throw new ApiError("Account is deactivated", "USER_DEACTIVATED", 401);
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };

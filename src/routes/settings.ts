@@ -1,13 +1,11 @@
 import { checkUpdateRealmDefaults, checkUpdateSettings } from "../actions/settings.js";
-import { doChangeFullName } from "../actions/users.js";
+import { checkChangeAccount } from "../actions/account.js";
 import { endpoint } from "../http/endpoint.js";
 import { adminRequired, badRequest } from "../http/errors.js";
 import { Param, decodeJson, int, isBool, str } from "../http/params.js";
 import { requireHuman } from "../lib/human.js";
-import { realmProp } from "../lib/realm-props.js";
 import { isAdmin } from "../lib/roles.js";
 import { LANGUAGES, NOTIFICATION_SOUNDS, SETTINGS, isTimezone, type SettingDef, type SettingValue } from "../lib/settings.js";
-import { checkFullName } from "../lib/users.js";
 
 const MAX_BATCHING_PERIOD_SECS = 7 * 24 * 60 * 60;
 
@@ -61,19 +59,13 @@ export const settingsEndpoints = [
   endpoint({
     method: "PATCH",
     path: "/settings",
-    params: { ...rawShape(userSettingDefs), full_name: str().optional() },
+    params: { ...rawShape(userSettingDefs), full_name: str().optional(), email: str().optional(), old_password: str().optional(), new_password: str().optional() },
     async handler({ ctx, user, params }) {
       requireHuman(user);
-      const { full_name: fullName, ...raw } = params;
+      const { full_name: fullName, email, old_password: oldPassword, new_password: newPassword, ...raw } = params;
       const changes = decodeSettings(userSettingDefs, raw);
-      let newName: string | undefined;
-      if (typeof fullName === "string") {
-        const realm = await ctx.realms.get(user.realm_id);
-        // Zulip ignores the name silently when the organisation forbids changing it.
-        if (realmProp(realm, "name_changes_disabled") !== true || isAdmin(user)) newName = checkFullName(fullName);
-      }
-      await checkUpdateSettings(ctx, user, changes);
-      if (newName !== undefined) await doChangeFullName(ctx, (await ctx.users.get(user.id)) ?? user, newName);
+      await checkChangeAccount(ctx, user, { fullName, email, oldPassword, newPassword });
+      await checkUpdateSettings(ctx, (await ctx.users.get(user.id)) ?? user, changes);
       return {};
     },
   }),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { acceptInvitation, findInvitation, type Invitation } from "../actions/signup.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { escapeHtml, html, json, page, wantsJson } from "../http/pages.js";
 
 /**
  * The page an invitation link opens (`/join/<key>/`, outside /api/v1): the invitee chooses a name
@@ -84,30 +85,7 @@ function formPage(invitation: Invitation, key: string, values: { email?: string;
   return page(`Join ${realm}`, body, true);
 }
 
-function page(title: string, body: string, titleEscaped = false): string {
-  const heading = titleEscaped ? title : escapeHtml(title);
-  return `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title></head>\n<body>\n<h1>${heading}</h1>\n${body}\n</body>\n</html>\n`;
-}
-
 function keyOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;
   return params.key ?? "";
-}
-
-function wantsJson(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
-}
-
-function json(reply: FastifyReply, status: number, body: Record<string, unknown>): void {
-  void reply.code(status).type("application/json").send(JSON.stringify(body) + "\n");
-}
-
-function html(reply: FastifyReply, status: number, body: string): void {
-  void reply.code(status).type("text/html; charset=utf-8").header("Cache-Control", "no-store").send(body);
-}
-
-/** Escapes text for HTML content and attribute values. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 }

@@ -1,12 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { startSmtp, type TestSmtp } from "../harness/smtp.js";
 import { checkAction } from "./check-action.js";
 
 let server: TestServer;
+let smtp: TestSmtp;
 beforeAll(async () => {
-  server = await startServer();
+  smtp = await startSmtp();
+  server = await startServer({ smtpUrl: smtp.url });
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  await smtp.stop();
+});
+
+/** Opens the confirmation link of the last mail to `email`. */
+async function confirmNewEmail(email: string): Promise<void> {
+  const mail = [...smtp.mails].reverse().find((m) => m.to.includes(email));
+  const match = /(\/accounts\/confirm_new_email\/[A-Za-z0-9]+\/)/.exec(mail?.raw.replace(/=\r?\n/g, "") ?? "");
+  if (!match?.[1]) throw new Error(`no confirmation mail to ${email}`);
+  expect((await fetch(server.url + match[1])).status).toBe(200);
+}
 
 const MODERN = { notification_settings_null: true, user_settings_object: true };
 const hamletEmail = () => server.users.hamlet.email;
@@ -69,20 +84,49 @@ describe("consistency of /register state and events: settings", () => {
 
   it("email_address_visibility: the address hides from members and the API email changes", async () => {
     const cordelia = server.users.cordelia;
-    // Events only: realm-user.ts applies every field of an update (Zulip updates only fields the person already has).
-    const eventsOnly = { eventTypes: ["realm_user"], fetchEventTypes: ["user_status"], changesState: false };
-    const events = await checkAction(server, "othello", () => server.as("cordelia").patch("/settings", { email_address_visibility: 3 }), eventsOnly);
+    const events = await checkAction(server, "othello", () => server.as("cordelia").patch("/settings", { email_address_visibility: 3 }), { eventTypes: ["realm_user"] });
     const host = new URL(server.app.ctx.config.externalUrl).hostname;
     expect(events.map((e) => e.person)).toEqual([
       { user_id: cordelia.id, delivery_email: null },
       { user_id: cordelia.id, new_email: `user${cordelia.id}@${host}` },
       expect.objectContaining({ user_id: cordelia.id, avatar_source: "G", avatar_version: 1 }),
     ]);
-    const admin = await checkAction(server, "iago", () => server.as("cordelia").patch("/settings", { email_address_visibility: 1 }), eventsOnly);
+    const admin = await checkAction(server, "iago", () => server.as("cordelia").patch("/settings", { email_address_visibility: 1 }), { eventTypes: ["realm_user"] });
     expect(admin.map((e) => e.person)).toEqual([
       { user_id: cordelia.id, new_email: cordelia.delivery_email },
       expect.objectContaining({ user_id: cordelia.id }),
     ]);
+  });
+
+  it("a confirmed email change: delivery_email to who may see it, the Gravatar URL, and the public API email", async () => {
+    const shiva = server.users.shiva;
+    await server.as("shiva").patch("/settings", { email: "shiva@elsinore.example.com" });
+    const events = await checkAction(server, "othello", () => confirmNewEmail("shiva@elsinore.example.com"));
+    expect(events.map((e) => e.person)).toEqual([
+      { user_id: shiva.id, delivery_email: "shiva@elsinore.example.com" },
+      {
+        user_id: shiva.id,
+        avatar_source: "G",
+        avatar_url: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+        avatar_url_medium: expect.stringContaining("s=500"),
+        avatar_version: 1,
+      },
+      { user_id: shiva.id, new_email: "shiva@elsinore.example.com" },
+    ]);
+  });
+
+  it("a confirmed email change of a hidden address: only the avatar for members, delivery_email for administrators", async () => {
+    const polonius = server.users.polonius;
+    await server.as("polonius").patch("/settings", { email_address_visibility: 3 });
+    await server.as("polonius").patch("/settings", { email: "polonius@elsinore.example.com" });
+    const member = await checkAction(server, "othello", async () => {
+      await confirmNewEmail("polonius@elsinore.example.com");
+    });
+    expect(member.map((e) => Object.keys(e.person))).toEqual([["user_id", "avatar_source", "avatar_url", "avatar_url_medium", "avatar_version"]]);
+    const mover = new Client(server.url, { email: "polonius@elsinore.example.com", apiKey: polonius.api_key });
+    await mover.patch("/settings", { email: "polonius@wittenberg.example.com" });
+    const admin = await checkAction(server, "iago", () => confirmNewEmail("polonius@wittenberg.example.com"));
+    expect(admin.map((e) => e.person.delivery_email)).toEqual(["polonius@wittenberg.example.com", undefined]);
   });
 
   it("realm defaults: one event per changed value, to every user", async () => {

@@ -23,6 +23,16 @@ interface RequestOptions {
   /** Skip the OpenAPI check (for answers Zulip does not document, such as 405). */
   validate?: boolean;
   headers?: Record<string, string>;
+  /** Files sent in a multipart body (the encoding becomes multipart). */
+  files?: UploadFile[];
+}
+
+/** A file a test uploads. */
+export interface UploadFile {
+  field: string;
+  filename: string;
+  type: string;
+  data: Buffer;
 }
 
 /** A typed HTTP client for the API, authenticated as one user (or nobody). */
@@ -47,7 +57,7 @@ export class Client {
 
   /** Sends a request to /api/v1 + path and validates the answer against Zulip's OpenAPI document. */
   async request(method: string, path: string, params: Record<string, ParamValue>, options: RequestOptions = {}): Promise<Response> {
-    const encoding = options.encoding ?? "form";
+    const encoding = options.files ? "multipart" : (options.encoding ?? "form");
     const headers: Record<string, string> = { ...options.headers };
     if (this.credentials) {
       headers.authorization = "Basic " + Buffer.from(`${this.credentials.email}:${this.credentials.apiKey}`).toString("base64");
@@ -63,6 +73,7 @@ export class Client {
     } else if (encoding === "multipart") {
       const form = new FormData();
       for (const [k, v] of entries) form.append(k, v);
+      for (const f of options.files ?? []) form.append(f.field, new Blob([new Uint8Array(f.data)], { type: f.type }), f.filename);
       body = form;
     }
     const res = await fetch(url, { method, headers, body });

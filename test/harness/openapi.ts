@@ -76,6 +76,8 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "get_own_user_200_response", property: "is_billing_admin", definition: { type: "boolean" } },
   { schema: "User", property: "is_billing_admin", definition: { type: "boolean" } },
   { schema: "register_queue_200_response_allOf_cross_realm_bots_inner", property: "is_billing_admin", definition: { type: "boolean" } },
+  // Replaced by can_add_custom_emoji_group in Zulip 10.0 (feature level 307); sent at 275.
+  { schema: "register_queue_200_response", property: "realm_add_custom_emoji_policy", definition: { type: "integer" } },
   // dense_mode: a personal setting until Zulip 11 (feature level 364); sent at 275 in user_settings, the defaults and the legacy top level.
   { schema: "register_queue_200_response", property: "dense_mode", definition: { type: "boolean" } },
   { schema: "register_queue_200_response_allOf_user_settings", property: "dense_mode", definition: { type: "boolean" } },

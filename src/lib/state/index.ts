@@ -8,8 +8,9 @@ import { settingsSection } from "./settings.js";
 import { ownListsSection, presenceSection, userStatusSection } from "./user-state.js";
 import { messagesSection } from "./messages.js";
 import { profileFieldSection } from "./profile-fields.js";
+import { realmEmojiSection } from "./realm-emoji.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection];

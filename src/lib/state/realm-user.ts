@@ -55,7 +55,14 @@ export const realmUserSection: StateSection = {
       where.profile_data = data;
       delete changes.custom_profile_field;
     }
-    Object.assign(where, changes);
+    // A client_gravatar client computes the Gravatar of people whose address is public (their API
+    // email is not the user<id>@ placeholder); new_email, applied above, already says which.
+    const publicAddress = typeof where.email === "string" && !where.email.startsWith(`user${person.user_id}@`);
+    if (opts.clientGravatar && publicAddress && typeof changes.avatar_url === "string" && changes.avatar_url.startsWith("https://secure.gravatar.com/")) {
+      changes.avatar_url = null;
+    }
+    // Like Zulip's apply_event: only the fields the person already has (avatar_url_medium is not one).
+    for (const [key, value] of Object.entries(changes)) if (key in where) where[key] = value;
     if ("is_active" in changes) {
       state.realm_users = [...active, ...inactive].filter((p) => p.is_active);
       state.realm_non_active_users = [...active, ...inactive].filter((p) => !p.is_active);

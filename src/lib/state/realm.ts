@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
+import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
 import type { RealmRow } from "../../db/queries/realms.js";
 import { SERVER_GENERATION } from "../../events/restart.js";
 import type { StateSection } from "./types.js";
@@ -19,6 +20,7 @@ export const SERVER_LIMITS = {
  * prefix; a realm's `props` JSON overrides any of them.
  */
 const REALM_DEFAULTS: Record<string, unknown> = {
+  add_custom_emoji_policy: 1,
   allow_edit_history: true,
   allow_message_editing: true,
   authentication_methods: { Email: { enabled: true, available: true } },
@@ -101,8 +103,8 @@ export const realmSection: StateSection = {
       max_logo_file_size_mib: 5,
       development_environment: false,
       server_generation: SERVER_GENERATION,
-      password_min_length: 6,
-      password_min_guesses: 10000,
+      password_min_length: PASSWORD_MIN_LENGTH,
+      password_min_guesses: PASSWORD_MIN_GUESSES,
       giphy_rating_options: {
         disabled: { id: 0, name: "GIPHY integration disabled" },
         y: { id: 1, name: "Allow GIFs rated Y (Very young audience)" },
