@@ -51,6 +51,8 @@ export class EventQueue {
   newestPrunedId = -1;
   private waiter: ((reason: WakeReason) => void) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Flag events not yet handed to the client, by kind: a later one of the same kind joins them. */
+  private readonly joinable = new Map<string, DeliveredEvent>();
 
   constructor(
     readonly id: string,
@@ -83,9 +85,37 @@ export class EventQueue {
     return !(type === "muted_topics" && types.includes("user_topic"));
   }
 
-  /** Appends an already-filtered event, giving it the next id. */
+  /**
+   * Appends an already-filtered event, giving it the next id. As in Zulip, an
+   * update_message_flags event joins a waiting one of the same kind (same op and flag, not
+   * `all`, and not the removal of `read`, whose message_details cannot be merged): clients that
+   * mark messages read while scrolling would otherwise fill the queue with one-id events. The
+   * joined event takes the newer id, and with it its place at the end of the queue.
+   */
   push(event: Record<string, unknown> & { type: string }): void {
-    this.events.push({ ...event, id: this.nextId++ });
+    const delivered: DeliveredEvent = { ...event, id: this.nextId++ };
+    const kind = joinableKind(delivered);
+    if (kind === undefined) {
+      this.events.push(delivered);
+      return;
+    }
+    const waiting = this.joinable.get(kind);
+    const at = waiting ? this.events.indexOf(waiting) : -1;
+    if (waiting && at >= 0) {
+      this.events.splice(at, 1);
+      const joined = { ...waiting, id: delivered.id, messages: [...(waiting.messages as number[]), ...(delivered.messages as number[])] };
+      this.events.push(joined);
+      this.joinable.set(kind, joined);
+    } else {
+      this.events.push(delivered);
+      this.joinable.set(kind, delivered);
+    }
+  }
+
+  /** The events to hand to a poll; from now on, new flag events start afresh. */
+  contents(): DeliveredEvent[] {
+    this.joinable.clear();
+    return this.events;
   }
 
   /** The id of the newest event this queue has issued, or -1. */
@@ -159,4 +189,11 @@ export class EventQueue {
     clearTimeout(this.heartbeat);
     this.heartbeat = undefined;
   }
+}
+
+/** Zulip's kind of an update_message_flags event that later ones may join, or undefined. */
+function joinableKind(event: DeliveredEvent): string | undefined {
+  if (event.type !== "update_message_flags" || event.all === true || !Array.isArray(event.messages)) return undefined;
+  if (event.op === "remove" && event.flag === "read") return undefined;
+  return `${String(event.op)}/${String(event.flag)}`;
 }

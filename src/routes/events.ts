@@ -61,7 +61,7 @@ export const eventEndpoints = [
       queue.acknowledge(params.last_event_id);
       if (queue.events.length > 0 || params.dont_block || ctx.queues.closing) {
         queue.finish("ready");
-        return { events: queue.events };
+        return { events: queue.contents() };
       }
       const poll = queue.wait(ctx.clock.now(), ctx.queues.heartbeatDelay(), () => ctx.queues.sendHeartbeat(queue));
       // A client that hangs up leaves nothing behind: no waiter, no timer.
@@ -77,7 +77,7 @@ export const eventEndpoints = [
         return {};
       }
       if (reason === "gone") throw badQueueId(queue.id);
-      return { events: queue.events, queue_id: queue.id };
+      return { events: queue.contents(), queue_id: queue.id };
     },
   }),
   endpoint({

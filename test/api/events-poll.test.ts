@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { error, success, type Client } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { sendDirect } from "./messages-fixtures.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -131,6 +132,35 @@ describe("GET /events, blocking", () => {
     await typeTo(server.users.hamlet.id);
     const res = await othello.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
     expect(res.body.events).toEqual([]);
+  });
+});
+
+describe("update_message_flags events waiting in a queue", () => {
+  it("join into one per kind, with the newest id, until a poll takes them", async () => {
+    const ids = [];
+    for (const content of ["a", "b", "c", "d"]) ids.push(await sendDirect(server, "othello", ["hamlet"], content));
+    const queueId = await register(server.as("hamlet"), { event_types: ["update_message_flags"] });
+    const flag = (messages: number[], op: "add" | "remove", flagName = "read") =>
+      server.as("hamlet").post("/messages/flags", { messages: JSON.stringify(messages), op, flag: flagName });
+    await flag([ids[0]!], "add");
+    await flag([ids[1]!], "add", "starred");
+    await flag([ids[2]!, ids[3]!], "add");
+    await flag([ids[3]!], "remove");
+    const poll = async (last: number) => (await server.as("hamlet").get("/events", { queue_id: queueId, last_event_id: last, dont_block: true })).body.events;
+    const events = await poll(-1);
+    expect(events.map((e: { id: number; op: string; flag: string; messages: number[] }) => [e.id, e.op, e.flag, e.messages])).toEqual([
+      [1, "add", "starred", [ids[1]]],
+      [2, "add", "read", [ids[0], ids[2], ids[3]]],
+      [3, "remove", "read", [ids[3]]],
+    ]);
+    // Once handed out, a waiting event is closed: the next read starts a new one.
+    await flag([ids[1]!], "add");
+    expect((await poll(-1)).map((e: { id: number; messages: number[] }) => [e.id, e.messages])).toEqual([
+      [1, [ids[1]]],
+      [2, [ids[0], ids[2], ids[3]]],
+      [3, [ids[3]]],
+      [4, [ids[1]]],
+    ]);
   });
 });
 
