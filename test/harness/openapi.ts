@@ -84,6 +84,8 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "register_queue_200_response", property: "realm_default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   { schema: "get_events_200_response_allOf_events_inner_oneOf_29", property: "default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   { schema: "get_events_200_response_allOf_events_inner_oneOf_17", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
+  // Message edit history entries carried prev_rendered_content_version until Zulip 10.0 (feature level 284).
+  { schema: "MessagesBase_edit_history_inner", property: "prev_rendered_content_version", definition: { type: "integer" } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
 ];
