@@ -89,7 +89,8 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
     const perUser: Record<number, Record<string, unknown>> = {};
     for (const row of await userMessagesOf(tx, message.id)) perUser[row.user_id] = { flags: flagList(row.flags) };
     // Those without a row for the target hear of it as read, as Zulip's subscriber_info has it.
-    for (const id of moved ? moved.notifiedSubscribers : await messageAudience(tx, ids, message.stream_id)) perUser[id] ??= { flags: ["read"] };
+    const audience = moved ? [...moved.notifiedSubscribers, ...(await messageAudience(tx, ids, null))] : await messageAudience(tx, ids, message.stream_id);
+    for (const id of audience) perUser[id] ??= { flags: ["read"] };
     const sorted = [...ids].sort((a, b) => a - b);
     const place = oldStream && targetStream && (topic !== undefined || newStream) ? { oldStream, origTopic: message.topic, targetStream, targetTopic } : undefined;
     const movedAll = place ? await movedAllVisible(tx, user, place, input.propagateMode) : false;

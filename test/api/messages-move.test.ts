@@ -53,6 +53,16 @@ describe("PATCH /messages/{id} with stream_id", () => {
     expect(await idsIn(server, "iago", topicIn("Verona", "lone move"))).toEqual([first, third]);
   });
 
+  it("edit history is left out where the organization hides it", async () => {
+    const id = await sendStream(server, "othello", "Verona", "history", "x");
+    await server.as("hamlet").patch(`/messages/${id}`, { stream_id: ch.denmark });
+    await setRealmProps(server, { allow_edit_history: false });
+    const hidden = (await message("iago", id)).message;
+    expect(hidden.edit_history).toBeUndefined();
+    expect(hidden.last_edit_timestamp).toBe(Math.floor(server.clock.now() / 1000));
+    await setRealmProps(server, { allow_edit_history: true });
+  });
+
   it("moves a whole topic to a new channel and topic, with notices in both places", async () => {
     const ids = await send3("whole");
     const res = await server.as("hamlet").patch(`/messages/${ids[1]}`, { stream_id: ch.denmark, topic: "entire", propagate_mode: "change_all", send_notification_to_old_thread: true });
@@ -101,6 +111,16 @@ describe("PATCH /messages/{id} with stream_id", () => {
 });
 
 describe("who may move messages between channels", () => {
+  it("/register reports the realm's move settings at Zulip 9's defaults", async () => {
+    const state = (await server.as("hamlet").post("/register", { fetch_event_types: ["realm"] })).body;
+    expect(state).toMatchObject({
+      realm_edit_topic_policy: 5,
+      realm_move_messages_between_streams_policy: 1,
+      realm_move_messages_between_streams_limit_seconds: 604800,
+      realm_move_messages_within_stream_limit_seconds: 604800,
+    });
+  });
+
   it.each([
     ["desdemona", 200],
     ["iago", 200],

@@ -84,6 +84,9 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "register_queue_200_response", property: "realm_default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   { schema: "get_events_200_response_allOf_events_inner_oneOf_29", property: "default_streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   { schema: "get_events_200_response_allOf_events_inner_oneOf_17", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
+  // Replaced by can_move_messages_between_channels_group (FL 310) and can_move_messages_between_topics_group (FL 316); sent at 275.
+  { schema: "register_queue_200_response", property: "realm_move_messages_between_streams_policy", definition: { type: "integer" } },
+  { schema: "register_queue_200_response", property: "realm_edit_topic_policy", definition: { type: "integer" } },
   // Message edit history entries carried prev_rendered_content_version until Zulip 10.0 (feature level 284).
   { schema: "MessagesBase_edit_history_inner", property: "prev_rendered_content_version", definition: { type: "integer" } },
   // Not a version difference: MOVE_MESSAGES_TIME_LIMIT_EXCEEDED's fields appear only in the example of an
