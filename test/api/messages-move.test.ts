@@ -231,6 +231,15 @@ describe("access after a move", () => {
     expect((await message("hamlet", sent[1] ?? 0)).message.flags).toEqual([]);
   });
 
+  it("read rows given by a move count in max_message_id", async () => {
+    await createStreams(server, "hamlet", ["moat"], { principals: [server.users.hamlet.id] });
+    const { keep } = await createStreams(server, "iago", ["keep"], { principals: [server.users.hamlet.id, server.users.shiva.id], invite_only: true, history_public_to_subscribers: false });
+    const id = await sendStream(server, "hamlet", "moat", "over the wall", "x");
+    expect((await server.as("shiva").get("/users/me")).body.max_message_id).toBeLessThan(id);
+    await server.as("hamlet").patch(`/messages/${id}`, { stream_id: keep ?? 0, send_notification_to_new_thread: false });
+    expect((await server.as("shiva").get("/users/me")).body.max_message_id).toBe(id);
+  });
+
   it("a public destination takes them from guests not subscribed to it", async () => {
     const id = await sendStream(server, "othello", "Verona", "guests", "x");
     expect((await server.as("polonius").get(`/messages/${id}`)).status).toBe(200);
