@@ -1,6 +1,8 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { messagesByIds, recipientId, RecipientType, topicMessageIds, userMessagesOf, type MessageRow } from "../db/queries/messages.js";
+import type { Updateable } from "kysely";
+import type { MessageTable } from "../db/schema.js";
+import { messagesByIds, receivedMessageIds, recipientId, RecipientType, topicMessageIds, updateMessage, userMessagesOf, type MessageRow } from "../db/queries/messages.js";
 import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { realmById } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
@@ -53,7 +55,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
     const event: Record<string, unknown> = { user_id: user.id, edit_timestamp: ts, message_id: message.id, rendering_only: false };
     if (oldStream) Object.assign(event, { stream_name: oldStream.name, stream_id: oldStream.id });
     const contentEntry: Record<string, unknown> = {};
-    const targetChanges: Partial<MessageRow> = {};
+    const targetChanges: Updateable<MessageTable> = {};
     if (content !== undefined && rendered) {
       await applyContentEdit(tx, message, rendered);
       Object.assign(contentEntry, { prev_content: message.content, prev_rendered_content: message.rendered_content, prev_rendered_content_version: 1 });
@@ -68,7 +70,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
       });
     }
     const moveEntry: Record<string, unknown> = {};
-    const moveChanges: Partial<MessageRow> = {};
+    const moveChanges: Updateable<MessageTable> = {};
     if (topic !== undefined || newStream) event.propagate_mode = input.propagateMode;
     if (newStream && oldStream) {
       Object.assign(moveEntry, { prev_stream: oldStream.id, stream: newStream.id });
@@ -109,18 +111,17 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
 async function saveMessageEdits(
   tx: Db,
   target: MessageRow,
-  targetChanges: Partial<MessageRow>,
+  targetChanges: Updateable<MessageTable>,
   others: readonly MessageRow[],
-  moveChanges: Partial<MessageRow>,
+  moveChanges: Updateable<MessageTable>,
   entry: Record<string, unknown>,
   now: number,
 ): Promise<void> {
   // Other messages only record the move in their history, not the target's content change.
   const moveOnly = Object.fromEntries(Object.entries(entry).filter(([k]) => !k.startsWith("prev_content") && !k.startsWith("prev_rendered")));
-  const save = (m: MessageRow, changes: Partial<MessageRow>, e: Record<string, unknown>) => {
+  const save = (m: MessageRow, changes: Updateable<MessageTable>, e: Record<string, unknown>) => {
     const previous: unknown[] = m.edit_history ? (JSON.parse(m.edit_history) as unknown[]) : [];
-    const { id: _id, ...columns } = changes;
-    return tx.updateTable("message").set({ ...columns, last_edit_time: now, edit_history: JSON.stringify([e, ...previous]) }).where("id", "=", m.id).execute();
+    return updateMessage(tx, m.id, { ...changes, last_edit_time: now, edit_history: JSON.stringify([e, ...previous]) });
   };
   await save(target, targetChanges, entry);
   for (const m of others) await save(m, moveChanges, moveOnly);
@@ -162,9 +163,7 @@ async function messagesToMove(tx: Db, user: UserRow, message: MessageRow, mode: 
   let ids = await topicMessageIds(tx, message.stream_id, message.topic, mode === "change_later" ? message.id : 0);
   const stream = await streamById(tx, message.stream_id);
   if (!stream || !(await canAccessStreamHistory(tx, user, stream))) {
-    const received = new Set(
-      (await tx.selectFrom("user_message").select("message_id").where("user_id", "=", user.id).where("message_id", "in", ids).execute()).map((r) => r.message_id),
-    );
+    const received = await receivedMessageIds(tx, user.id, ids);
     ids = ids.filter((id) => received.has(id));
   }
   return ids.includes(message.id) ? ids : [message.id, ...ids];

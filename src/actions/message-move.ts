@@ -1,9 +1,20 @@
 import type { AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { messagesByIds, topicMessageIds, userMessagesOf, type MessageRow } from "../db/queries/messages.js";
+import {
+  deleteUserMessageRows,
+  insertUserMessageRows,
+  messagesByIds,
+  receivedMessageIds,
+  setUserMessageFlags,
+  topicMessageIds,
+  userMessageRows,
+  userMessagesOf,
+  type MessageRow,
+} from "../db/queries/messages.js";
+import { reactorIds } from "../db/queries/reactions.js";
 import type { StreamRow } from "../db/queries/streams.js";
-import { subscriberIds } from "../db/queries/subscriptions.js";
-import type { UserRow } from "../db/queries/users.js";
+import { subscriberIds, subscriptionUserIds, topicPolicies } from "../db/queries/subscriptions.js";
+import { guestIdsAmong, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { Flag, RENDER_BITS, recipientFlags } from "../lib/flags.js";
 import { canAccessStreamHistory } from "../lib/message-access.js";
@@ -45,7 +56,7 @@ export async function applyContentEdit(tx: Db, message: MessageRow, rendered: Re
       topicWildcardApplies: false,
     });
     const flags = (row.flags & ~RENDER_BITS) | (bits & RENDER_BITS);
-    if (flags !== row.flags) await tx.updateTable("user_message").set({ flags }).where("user_id", "=", row.user_id).where("message_id", "=", message.id).execute();
+    if (flags !== row.flags) await setUserMessageFlags(tx, row.user_id, message.id, flags);
   }
 }
 
@@ -58,31 +69,25 @@ export async function applyContentEdit(tx: Db, message: MessageRow, rendered: Re
  */
 export async function moveUserMessages(tx: Db, outbox: Outbox, move: { ids: readonly number[]; oldStream: StreamRow; newStream: StreamRow; origTopic: string }): Promise<MovedUsers> {
   const { ids, oldStream, newStream } = move;
-  const oldAll = await subscribedUserIds(tx, oldStream.id, false);
-  const newCurrent = new Set(await subscribedUserIds(tx, newStream.id, true));
+  const oldAll = await subscriptionUserIds(tx, oldStream.id, true);
+  const newCurrent = new Set(await subscriptionUserIds(tx, newStream.id, false));
   const losingRows = oldAll.filter((id) => !newCurrent.has(id));
-  const guests = new Set(await guestIds(tx, oldAll));
+  const guests = new Set(await guestIdsAmong(tx, oldAll, Role.GUEST));
   const losingAccess = new Set(newStream.invite_only ? losingRows : losingRows.filter((id) => guests.has(id)));
   const sorted = [...ids].sort((a, b) => a - b);
-  for (const [userId, unread] of await unreadRows(tx, losingRows.filter((id) => !losingAccess.has(id)), ids)) {
-    outbox.send({ type: "update_message_flags", op: "add", operation: "add", flag: "read", messages: unread, all: false }, [userId]);
+  for (const [userId, rows] of await userMessageRows(tx, losingRows.filter((id) => !losingAccess.has(id)), ids)) {
+    const unread = [...rows].filter(([, flags]) => (flags & Flag.read) === 0).map(([id]) => id).sort((a, b) => a - b);
+    if (unread.length > 0) outbox.send({ type: "update_message_flags", op: "add", operation: "add", flag: "read", messages: unread, all: false }, [userId]);
   }
-  if (!newStream.history_public_to_subscribers && newCurrent.size > 0) {
-    const rows = [...newCurrent].flatMap((user_id) => ids.map((message_id) => ({ user_id, message_id, flags: Flag.read })));
-    for (let i = 0; i < rows.length; i += 500) await tx.insertInto("user_message").values(rows.slice(i, i + 500)).onConflict((oc) => oc.doNothing()).execute();
-  }
-  for (let i = 0; i < losingRows.length; i += 500) {
-    for (let j = 0; j < ids.length; j += 500) {
-      await tx.deleteFrom("user_message").where("user_id", "in", losingRows.slice(i, i + 500)).where("message_id", "in", ids.slice(j, j + 500)).execute();
-    }
-  }
+  if (!newStream.history_public_to_subscribers) await insertUserMessageRows(tx, [...newCurrent], ids, Flag.read);
+  await deleteUserMessageRows(tx, losingRows, ids);
   outbox.send({ type: "delete_message", message_ids: sorted, message_type: "stream", stream_id: oldStream.id, topic: move.origTopic }, [...losingAccess].sort((a, b) => a - b));
   let notifiedSubscribers: number[] = [];
   if (oldStream.history_public_to_subscribers) {
     const oldActive = (await subscriberIds(tx, [oldStream.id])).get(oldStream.id) ?? [];
     const oldActiveSet = new Set(oldActive);
     // Guests who only see the new channel would not know the messages: Zulip leaves them out.
-    const newGuests = new Set((await guestIds(tx, [...newCurrent])).filter((id) => !oldActiveSet.has(id)));
+    const newGuests = new Set((await guestIdsAmong(tx, [...newCurrent], Role.GUEST)).filter((id) => !oldActiveSet.has(id)));
     notifiedSubscribers = oldActive.filter((id) => !losingAccess.has(id) && !newGuests.has(id));
   }
   return { losingAccess, notifiedSubscribers };
@@ -175,53 +180,12 @@ function mergedPolicy(a: number, b: number): number {
 async function anyVisible(tx: Db, user: UserRow, stream: StreamRow, ids: readonly number[]): Promise<boolean> {
   if (ids.length === 0) return false;
   if (await canAccessStreamHistory(tx, user, stream)) return true;
-  const row = await tx.selectFrom("user_message").select("message_id").where("user_id", "=", user.id).where("message_id", "in", [...ids]).executeTakeFirst();
-  return row !== undefined;
+  return (await receivedMessageIds(tx, user.id, ids)).size > 0;
 }
 
 /** Senders of the moved messages and users who reacted to them: the resolve notice stays unread for them only. */
 async function participants(tx: Db, ids: readonly number[]): Promise<Set<number>> {
-  const out = new Set((await messagesByIds(tx, ids)).map((m) => m.sender_id));
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const r of await tx.selectFrom("reaction").select("user_id").where("message_id", "in", ids.slice(i, i + 500)).execute()) out.add(r.user_id);
-  }
-  return out;
-}
-
-function topicPolicies(tx: Db, streamId: number, topic: string): Promise<{ user_id: number; visibility_policy: number }[]> {
-  return tx.selectFrom("user_topic").select(["user_id", "visibility_policy"]).where("stream_id", "=", streamId).where("topic_key", "=", topic.toLowerCase()).execute();
-}
-
-/** Subscribers of a channel: only active subscriptions, or every subscription it ever had (users active or not). */
-async function subscribedUserIds(tx: Db, streamId: number, activeOnly: boolean): Promise<number[]> {
-  let query = tx.selectFrom("subscription").select("user_id").where("stream_id", "=", streamId);
-  if (activeOnly) query = query.where("active", "=", 1);
-  return (await query.orderBy("user_id").execute()).map((r) => r.user_id);
-}
-
-async function guestIds(tx: Db, userIds: readonly number[]): Promise<number[]> {
-  if (userIds.length === 0) return [];
-  const out: number[] = [];
-  for (let i = 0; i < userIds.length; i += 500) {
-    const rows = await tx.selectFrom("user").select("id").where("id", "in", userIds.slice(i, i + 500)).where("role", "=", Role.GUEST).execute();
-    out.push(...rows.map((r) => r.id));
-  }
-  return out;
-}
-
-/** Each user's unread rows among these messages. */
-async function unreadRows(tx: Db, userIds: readonly number[], ids: readonly number[]): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>();
-  for (let i = 0; i < userIds.length; i += 500) {
-    for (let j = 0; j < ids.length; j += 500) {
-      const rows = await tx
-        .selectFrom("user_message")
-        .select(["user_id", "message_id", "flags"])
-        .where("user_id", "in", userIds.slice(i, i + 500))
-        .where("message_id", "in", ids.slice(j, j + 500))
-        .execute();
-      for (const r of rows) if ((r.flags & Flag.read) === 0) out.set(r.user_id, [...(out.get(r.user_id) ?? []), r.message_id].sort((a, b) => a - b));
-    }
-  }
+  const out = await reactorIds(tx, ids);
+  for (const m of await messagesByIds(tx, ids)) out.add(m.sender_id);
   return out;
 }
