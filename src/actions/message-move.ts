@@ -82,14 +82,9 @@ export async function moveUserMessages(tx: Db, outbox: Outbox, move: { ids: read
   if (!newStream.history_public_to_subscribers) await insertUserMessageRows(tx, [...newCurrent], ids, Flag.read);
   await deleteUserMessageRows(tx, losingRows, ids);
   outbox.send({ type: "delete_message", message_ids: sorted, message_type: "stream", stream_id: oldStream.id, topic: move.origTopic }, [...losingAccess].sort((a, b) => a - b));
-  let notifiedSubscribers: number[] = [];
-  if (oldStream.history_public_to_subscribers) {
-    const oldActive = (await subscriberIds(tx, [oldStream.id])).get(oldStream.id) ?? [];
-    const oldActiveSet = new Set(oldActive);
-    // Guests who only see the new channel would not know the messages: Zulip leaves them out.
-    const newGuests = new Set((await guestIdsAmong(tx, [...newCurrent], Role.GUEST)).filter((id) => !oldActiveSet.has(id)));
-    notifiedSubscribers = oldActive.filter((id) => !losingAccess.has(id) && !newGuests.has(id));
-  }
+  const notifiedSubscribers = oldStream.history_public_to_subscribers
+    ? ((await subscriberIds(tx, [oldStream.id])).get(oldStream.id) ?? []).filter((id) => !losingAccess.has(id))
+    : [];
   return { losingAccess, notifiedSubscribers };
 }
 
