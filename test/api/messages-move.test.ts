@@ -186,6 +186,25 @@ describe("who may move messages between channels", () => {
     expect((await server.as("hamlet").patch(`/messages/${id}`, { stream_id: announce ?? 0 })).body).toEqual(error("Only organization administrators can send to this channel."));
     expect((await server.as("iago").patch(`/messages/${id}`, { stream_id: announce ?? 0 })).status).toBe(200);
   });
+
+  it.each([
+    [4, {}, "Only organization administrators and moderators can send to this channel."],
+    [3, { waiting_period_threshold: 100000 }, "New members cannot send to this channel."],
+  ] as const)("stream_post_policy %d refuses a member", async (policy, realm, msg) => {
+    const name = `post policy ${policy}`;
+    const created = await createStreams(server, "iago", [name], { stream_post_policy: policy, principals: [server.users.hamlet.id] });
+    await setRealmProps(server, realm);
+    const id = await sendStream(server, "othello", "Verona", "post policy", "x");
+    expect((await server.as("hamlet").patch(`/messages/${id}`, { stream_id: created[name] ?? 0 })).body).toEqual(error(msg));
+    await setRealmProps(server, { waiting_period_threshold: 0 });
+  });
+
+  it("an archived channel is an invalid destination", async () => {
+    const { attic } = await createStreams(server, "iago", ["attic"]);
+    expect((await server.as("iago").delete(`/streams/${attic}`)).status).toBe(200);
+    const id = await sendStream(server, "othello", "Verona", "to the attic", "x");
+    expect((await server.as("iago").patch(`/messages/${id}`, { stream_id: attic ?? 0 })).body).toEqual(error("Invalid channel ID"));
+  });
 });
 
 describe("refused channel moves", () => {
