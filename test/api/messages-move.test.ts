@@ -210,7 +210,6 @@ describe("who may move messages between channels", () => {
 describe("refused channel moves", () => {
   it.each([
     [{ stream_id: 999999 }, "Invalid channel ID"],
-    [{ stream_id: -1 }, "stream_id is too small"],
     [{ stream_id: 1, content: "new" }, "Cannot change message content while changing channel"],
   ] as const)("refuses %j", async (params, msg) => {
     const id = await sendStream(server, "hamlet", "Verona", "refuse", "x");
