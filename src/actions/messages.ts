@@ -6,7 +6,7 @@ import { activeStreamByName, streamById, type StreamRow } from "../db/queries/st
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../http/errors.js";
-import { flagList, recipientFlags } from "../lib/flags.js";
+import { Flag, flagList, recipientFlags } from "../lib/flags.js";
 import { isSubscribed } from "../lib/message-access.js";
 import { messageDict, MessageLookups } from "../lib/message-dict.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
@@ -184,7 +184,15 @@ export async function doSendMessage(
   to: Destination,
   content: string,
   rendered: Rendered,
-  opts: { client: string; readBySender: boolean; senderQueue?: SenderQueue; realm?: RealmRow; alertWords?: ReadonlyMap<number, readonly string[]> },
+  opts: {
+    client: string;
+    readBySender: boolean;
+    senderQueue?: SenderQueue;
+    realm?: RealmRow;
+    alertWords?: ReadonlyMap<number, readonly string[]>;
+    /** Zulip's limit_unread_user_ids: everyone else gets the message already read. */
+    limitUnreadUserIds?: ReadonlySet<number>;
+  },
 ): Promise<number> {
   const isDirect = to.kind === "direct";
   const key = isDirect ? dmKey(to.userIds) : "";
@@ -237,7 +245,7 @@ export async function doSendMessage(
         streamWildcard: rendered.streamWildcard,
         topicWildcardApplies: participants.has(userId),
         hasAlertWord: alertWordsMatch(content, opts.alertWords?.get(userId) ?? []),
-      }),
+      }) | (opts.limitUnreadUserIds && !opts.limitUnreadUserIds.has(userId) ? Flag.read : 0),
     );
   }
   await insertUserMessages(tx, id, flags);

@@ -4,7 +4,8 @@ import { alertWordsOf } from "../db/queries/alert-words.js";
 import type { StreamRow } from "../db/queries/streams.js";
 import { insertUser, systemBotOf, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { normalizeContent } from "../lib/message-rules.js";
+import { normalizeContent, truncateTopic } from "../lib/message-rules.js";
+import { channelSlug, hashEncode } from "../markdown/inline/mentions.js";
 import { renderContent } from "../lib/render.js";
 import { INTERNAL_CLIENT, NOTIFICATION_BOT, notificationBotRow } from "../lib/system-bots.js";
 import { doSendMessage } from "./messages.js";
@@ -28,6 +29,76 @@ export async function internalSendDirect(ctx: AppContext, tx: Db, outbox: Outbox
   const alertWords = new Map([[recipient.id, await alertWordsOf(tx, recipient.id)]]);
   const to = { kind: "direct" as const, userIds: [...new Set([bot.id, recipient.id])].sort((a, b) => a - b) };
   return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, alertWords });
+}
+
+/** Sends a channel message from the realm's Notification Bot inside the caller's transaction (Zulip's internal_send_stream_message). */
+export async function internalSendStream(
+  ctx: AppContext,
+  tx: Db,
+  outbox: Outbox,
+  stream: StreamRow,
+  topic: string,
+  text: string,
+  limitUnreadUserIds?: ReadonlySet<number>,
+): Promise<number> {
+  const content = normalizeContent(text);
+  const bot = await systemBotOf(tx, stream.realm_id, NOTIFICATION_BOT.email);
+  if (!bot) throw new Error(`realm ${stream.realm_id} has no Notification Bot`);
+  const rendered = await renderContent(ctx, tx, bot.realm_id, content);
+  const to = { kind: "stream" as const, stream, topic: truncateTopic(topic) };
+  return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, limitUnreadUserIds });
+}
+
+/** A finished move, as the Notification Bot reports it (Zulip's send_message_moved_breadcrumbs). */
+export interface MoveNotice {
+  actor: UserRow;
+  oldStream: StreamRow;
+  oldTopic: string;
+  newStream: StreamRow;
+  newTopic: string;
+  /** The message the request named, linked to when it moved alone into a topic with history. */
+  targetId: number;
+  count: number;
+  /** Every message of the old topic the actor could see moved. */
+  movedAll: boolean;
+  /** The destination topic had messages the actor could see before the move. */
+  joinedExisting: boolean;
+  toOldThread: boolean;
+  toNewThread: boolean;
+}
+
+/** Posts the move notices into the new topic, then the old one (Zulip 9's texts). */
+export async function notifyMessagesMoved(ctx: AppContext, tx: Db, outbox: Outbox, realmUrl: string, n: MoveNotice): Promise<void> {
+  const user = silentMention(n.actor);
+  const oldLocation = `#**${n.oldStream.name}>${n.oldTopic}**`;
+  const newLocation = `#**${n.newStream.name}>${n.newTopic}**`;
+  if (n.toNewThread) {
+    const link = `${realmUrl}/#narrow/channel/${channelSlug(n.newStream.id, n.newStream.name)}/topic/${hashEncode(n.newTopic)}/near/${n.targetId}`;
+    const text =
+      n.movedAll && !n.joinedExisting
+        ? `This topic was moved here from ${oldLocation} by ${user}.`
+        : n.count === 1
+          ? `[A message](${link}) was moved here from ${oldLocation} by ${user}.`
+          : `${n.count} messages were moved here from ${oldLocation} by ${user}.`;
+    await internalSendStream(ctx, tx, outbox, n.newStream, n.newTopic, text);
+  }
+  if (n.toOldThread) {
+    const text = n.movedAll
+      ? `This topic was moved to ${newLocation} by ${user}.`
+      : n.count === 1
+        ? `A message was moved from this topic to ${newLocation} by ${user}.`
+        : `${n.count} messages were moved from this topic to ${newLocation} by ${user}.`;
+    await internalSendStream(ctx, tx, outbox, n.oldStream, n.oldTopic, text);
+  }
+}
+
+/**
+ * Zulip 9's resolve-topic notice in the topic's new place; it stays unread only for the moved
+ * messages' senders and reactors. Returns its id.
+ */
+export async function notifyTopicResolved(ctx: AppContext, tx: Db, outbox: Outbox, actor: UserRow, stream: StreamRow, topic: string, resolved: boolean, participants: ReadonlySet<number>): Promise<number> {
+  const text = `${silentMention(actor)} has marked this topic as ${resolved ? "resolved" : "unresolved"}.`;
+  return internalSendStream(ctx, tx, outbox, stream, topic, text, participants);
 }
 
 /** Zulip's silent_mention_syntax_for_user. */

@@ -3,10 +3,10 @@ import type { Db } from "../db/index.js";
 import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { deleteUserTopic, upsertUserTopic, userTopicOf } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../http/errors.js";
 import { accessStreamById, accessStreamByName } from "../lib/streams.js";
 import { mutedTopicsOf, VisibilityPolicy } from "../lib/user-topics.js";
-
 
 /** Which channel a request names: by id, or (legacy muted_topics endpoint) by name. */
 export type StreamRef = { id: number } | { name: string };
@@ -46,17 +46,19 @@ async function streamForRemoval(db: Db, user: UserRow, ref: StreamRef, error: st
  * then user_topic, as Zulip 9 sends them.
  */
 export async function doSetUserTopic(ctx: AppContext, user: UserRow, stream: StreamRow, topic: string, policy: number): Promise<void> {
+  await write(ctx, (tx, outbox) => putUserTopic(tx, outbox, user.id, stream.id, topic, policy, ctx.clock.now()));
+}
+
+/**
+ * doSetUserTopic inside the caller's transaction (Zulip's bulk_do_set_user_topic_visibility_policy
+ * for one user); `withMutedTopics` false leaves out the legacy event when another change follows.
+ */
+export async function putUserTopic(tx: Db, outbox: Outbox, userId: number, streamId: number, topic: string, policy: number, now: number, withMutedTopics = true): Promise<void> {
   const key = topic.toLowerCase();
-  await write(ctx, async (tx, outbox) => {
-    const old = await userTopicOf(tx, user.id, stream.id, key);
-    if ((old?.visibility_policy ?? VisibilityPolicy.INHERIT) === policy) return;
-    const now = ctx.clock.now();
-    if (policy === VisibilityPolicy.INHERIT) await deleteUserTopic(tx, user.id, stream.id, key);
-    else await upsertUserTopic(tx, { user_id: user.id, stream_id: stream.id, topic_name: topic, topic_key: key, visibility_policy: policy, last_updated: now });
-    outbox.send({ type: "muted_topics", muted_topics: await mutedTopicsOf(tx, user.id) }, [user.id]);
-    outbox.send(
-      { type: "user_topic", stream_id: stream.id, topic_name: topic, last_updated: Math.floor(now / 1000), visibility_policy: policy },
-      [user.id],
-    );
-  });
+  const old = await userTopicOf(tx, userId, streamId, key);
+  if ((old?.visibility_policy ?? VisibilityPolicy.INHERIT) === policy) return;
+  if (policy === VisibilityPolicy.INHERIT) await deleteUserTopic(tx, userId, streamId, key);
+  else await upsertUserTopic(tx, { user_id: userId, stream_id: streamId, topic_name: topic, topic_key: key, visibility_policy: policy, last_updated: now });
+  if (withMutedTopics) outbox.send({ type: "muted_topics", muted_topics: await mutedTopicsOf(tx, userId) }, [userId]);
+  outbox.send({ type: "user_topic", stream_id: streamId, topic_name: topic, last_updated: Math.floor(now / 1000), visibility_policy: policy }, [userId]);
 }

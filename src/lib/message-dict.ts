@@ -6,6 +6,7 @@ import { reactionsOf } from "../db/queries/reactions.js";
 import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import { flagList } from "./flags.js";
+import { realmProp } from "./realm-props.js";
 import { avatarUrl } from "./users.js";
 
 /** Per-client choices for message objects (GET /messages parameters, queue options). */
@@ -119,6 +120,10 @@ export async function messageDict(
   if (stream) dict.stream_id = stream.id;
   dict.avatar_url = sender ? avatarUrl(sender, format.clientGravatar) : null;
   dict.content_type = format.applyMarkdown ? "text/html" : "text/x-markdown";
-  if (m.last_edit_time !== null) dict.last_edit_timestamp = Math.floor(m.last_edit_time / 1000);
+  if (m.last_edit_time !== null) {
+    // At feature level 275 moves stamp last_edit_timestamp too; the history is hidden when the realm turns it off.
+    dict.last_edit_timestamp = Math.floor(m.last_edit_time / 1000);
+    if (m.edit_history !== null && realmProp(realm, "allow_edit_history") !== false) dict.edit_history = JSON.parse(m.edit_history) as unknown;
+  }
   return dict;
 }

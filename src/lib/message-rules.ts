@@ -2,6 +2,7 @@ import type { RealmRow } from "../db/queries/realms.js";
 import type { StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../http/errors.js";
+import { REALM_DEFAULTS } from "./realm-props.js";
 import { Role } from "./roles.js";
 
 /** Zulip's limits on message content and topics. */
@@ -16,6 +17,9 @@ export interface MessageSettings {
   /** Zulip's edit_topic_policy: 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone. */
   editTopicPolicy: number;
   moveMessagesWithinStreamLimitSeconds: number | null;
+  /** move_messages_between_streams_policy: 1 members, 2 admins, 3 full members, 4 moderators, 6 nobody. */
+  moveMessagesBetweenStreamsPolicy: number;
+  moveMessagesBetweenStreamsLimitSeconds: number | null;
   /** delete_own_message_policy: 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone. */
   deleteOwnMessagePolicy: number;
   messageContentDeleteLimitSeconds: number | null;
@@ -24,7 +28,7 @@ export interface MessageSettings {
   wildcardMentionPolicy: number;
 }
 
-/** The realm's message settings (absent props take Zulip's defaults). */
+/** The realm's message settings (absent props take the defaults /register reports). */
 export function messageSettings(realm: RealmRow | undefined): MessageSettings {
   let props: Record<string, unknown> = {};
   try {
@@ -34,14 +38,16 @@ export function messageSettings(realm: RealmRow | undefined): MessageSettings {
     props = {};
   }
   const num = (key: string, fallback: number | null): number | null => {
-    const v = props[key];
+    const v = key in props ? props[key] : REALM_DEFAULTS[key];
     return typeof v === "number" || v === null ? v : fallback;
   };
   return {
     allowMessageEditing: props.allow_message_editing !== false,
     messageContentEditLimitSeconds: num("message_content_edit_limit_seconds", 600),
     editTopicPolicy: num("edit_topic_policy", 5) ?? 5,
-    moveMessagesWithinStreamLimitSeconds: num("move_messages_within_stream_limit_seconds", 259200),
+    moveMessagesWithinStreamLimitSeconds: num("move_messages_within_stream_limit_seconds", null),
+    moveMessagesBetweenStreamsPolicy: num("move_messages_between_streams_policy", 1) ?? 1,
+    moveMessagesBetweenStreamsLimitSeconds: num("move_messages_between_streams_limit_seconds", null),
     deleteOwnMessagePolicy: num("delete_own_message_policy", 2) ?? 2,
     messageContentDeleteLimitSeconds: num("message_content_delete_limit_seconds", null),
     waitingPeriodThreshold: num("waiting_period_threshold", 0) ?? 0,

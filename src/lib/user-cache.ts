@@ -55,7 +55,7 @@ export class UserCache {
 
   /**
    * Keeps max_message_id current from committed events: a new message raises it for its
-   * recipients; a deletion, or a reaction or flag change (which may add a historical row), makes
+   * recipients; a deletion or a channel move, or a reaction or flag change (which may add a historical row), makes
    * the affected users read it again.
    */
   observe(batch: readonly QueuedEvent[]): void {
@@ -65,7 +65,8 @@ export class UserCache {
           const cached = this.maxMessageIds.get(id);
           if (cached !== undefined && event.message.id > cached) this.maxMessageIds.set(id, event.message.id);
         }
-      } else if (event.type === "delete_message") {
+      } else if (event.type === "delete_message" || (event.type === "update_message" && event.new_stream_id !== undefined)) {
+        // A channel move also takes rows from some users and gives read rows to others.
         this.maxMessageIds.clear();
       } else if (event.type === "update_message_flags") {
         for (const id of userIds) this.maxMessageIds.delete(id);

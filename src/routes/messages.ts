@@ -1,5 +1,6 @@
 import { checkSendMessage } from "../actions/messages.js";
-import { checkDeleteMessage, checkUpdateMessage } from "../actions/message-edit.js";
+import { checkDeleteMessage } from "../actions/message-delete.js";
+import { checkUpdateMessage } from "../actions/message-edit.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
@@ -110,10 +111,20 @@ export const messageEndpoints = [
     params: {
       content: str().optional(),
       topic: str().alias("subject").optional(),
+      stream_id: int({ min: 0 }).optional(),
       propagate_mode: choice(["change_one", "change_later", "change_all"]).default("change_one"),
+      send_notification_to_old_thread: bool().default(false),
+      send_notification_to_new_thread: bool().default(true),
     },
     async handler({ ctx, user, params, path }) {
-      await checkUpdateMessage(ctx, user, pathInt(path.message_id), { content: params.content, topic: params.topic, propagateMode: params.propagate_mode });
+      await checkUpdateMessage(ctx, user, pathInt(path.message_id), {
+        content: params.content,
+        topic: params.topic,
+        streamId: params.stream_id,
+        propagateMode: params.propagate_mode,
+        sendNotificationToOldThread: params.send_notification_to_old_thread,
+        sendNotificationToNewThread: params.send_notification_to_new_thread,
+      });
       return { detached_uploads: [] };
     },
   }),

@@ -70,7 +70,7 @@ describe("message actions keep /register consistent", () => {
       changesState: false,
     });
     const other = await sendStream(server, "othello", "Verona", "edits", "y");
-    const events = await checkAction(server, "hamlet", () => server.as("iago").patch(`/messages/${other}`, { topic: "moved", propagate_mode: "change_all" }), {
+    const events = await checkAction(server, "hamlet", () => server.as("iago").patch(`/messages/${other}`, { topic: "moved", propagate_mode: "change_all", send_notification_to_new_thread: false }), {
       eventTypes: TYPES,
       expectEvents: ["update_message"],
     });

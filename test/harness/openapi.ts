@@ -88,6 +88,16 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "get_events_200_response_allOf_events_inner_oneOf_17", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   // Not a version difference: Zulip adds local_message_id to the message event for the queue named in POST /messages' queue_id (the client's local echo), and its document leaves it out.
   { schema: "get_events_200_response_allOf_events_inner_oneOf_10", property: "local_message_id", definition: { type: "string" } },
+  // Replaced by can_move_messages_between_channels_group (FL 310) and can_move_messages_between_topics_group (FL 316); sent at 275.
+  { schema: "register_queue_200_response", property: "realm_move_messages_between_streams_policy", definition: { type: "integer" } },
+  { schema: "register_queue_200_response", property: "realm_edit_topic_policy", definition: { type: "integer" } },
+  // Message edit history entries carried prev_rendered_content_version until Zulip 10.0 (feature level 284).
+  { schema: "MessagesBase_edit_history_inner", property: "prev_rendered_content_version", definition: { type: "integer" } },
+  // Not a version difference: MOVE_MESSAGES_TIME_LIMIT_EXCEEDED's fields appear only in the example of an
+  // alternative of PATCH /messages/{id}'s 400 built on the closed CodedError.
+  { schema: "CodedError", property: "first_message_id_allowed_to_move", definition: { type: "integer", nullable: true } },
+  { schema: "CodedError", property: "total_messages_in_topic", definition: { type: "integer" } },
+  { schema: "CodedError", property: "total_messages_allowed_to_move", definition: { type: "integer" } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
 ];

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { MessageTable } from "../schema.js";
 
@@ -134,9 +134,49 @@ export async function topicMessageIds(db: Db, streamId: number, topic: string, f
   return rows.map((r) => r.id);
 }
 
-/** Sets columns of some messages. */
-export async function updateMessages(db: Db, ids: readonly number[], changes: Partial<Insertable<MessageTable>>): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) await db.updateTable("message").set(changes).where("id", "in", ids.slice(i, i + 500)).execute();
+/** Sets columns of one message. */
+export async function updateMessage(db: Db, id: number, changes: Updateable<MessageTable>): Promise<void> {
+  await db.updateTable("message").set(changes).where("id", "=", id).execute();
+}
+
+/** Which of these messages the user has a row for. */
+export async function receivedMessageIds(db: Db, userId: number, messageIds: readonly number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const chunk of chunks(storable(messageIds))) {
+    for (const r of await db.selectFrom("user_message").select("message_id").where("user_id", "=", userId).where("message_id", "in", chunk).execute()) out.add(r.message_id);
+  }
+  return out;
+}
+
+/** Gives users rows with these flags for messages, leaving existing rows alone. */
+export async function insertUserMessageRows(db: Db, userIds: readonly number[], messageIds: readonly number[], flags: number): Promise<void> {
+  const rows = userIds.flatMap((user_id) => messageIds.map((message_id) => ({ user_id, message_id, flags })));
+  for (const chunk of chunks(rows)) await db.insertInto("user_message").values(chunk).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/** Removes users' rows for messages. */
+export async function deleteUserMessageRows(db: Db, userIds: readonly number[], messageIds: readonly number[]): Promise<void> {
+  for (const users of chunks(userIds)) {
+    for (const messages of chunks(messageIds)) await db.deleteFrom("user_message").where("user_id", "in", users).where("message_id", "in", messages).execute();
+  }
+}
+
+/** Each user's rows among these messages: user id → (message id → flags). */
+export async function userMessageRows(db: Db, userIds: readonly number[], messageIds: readonly number[]): Promise<Map<number, Map<number, number>>> {
+  const out = new Map<number, Map<number, number>>();
+  for (const users of chunks(userIds)) {
+    for (const messages of chunks(messageIds)) {
+      const rows = await db.selectFrom("user_message").select(["user_id", "message_id", "flags"]).where("user_id", "in", users).where("message_id", "in", messages).execute();
+      for (const r of rows) out.set(r.user_id, (out.get(r.user_id) ?? new Map<number, number>()).set(r.message_id, r.flags));
+    }
+  }
+  return out;
+}
+
+function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Replaces one user's flag bits on a message. */

@@ -42,3 +42,12 @@ export async function removeReaction(db: Db, messageId: number, userId: number, 
     .where("emoji_code", "=", emojiCode)
     .execute();
 }
+
+/** Users who reacted to any of these messages. */
+export async function reactorIds(db: Db, messageIds: readonly number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (let i = 0; i < messageIds.length; i += 500) {
+    for (const r of await db.selectFrom("reaction").select("user_id").where("message_id", "in", messageIds.slice(i, i + 500)).execute()) out.add(r.user_id);
+  }
+  return out;
+}

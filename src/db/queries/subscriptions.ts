@@ -45,6 +45,13 @@ export async function subscriberIds(db: Db, streamIds: readonly number[]): Promi
   return out;
 }
 
+/** Users subscribed to a channel: actively (users active or not), or ever (`everSubscribed`), sorted. */
+export async function subscriptionUserIds(db: Db, streamId: number, everSubscribed: boolean): Promise<number[]> {
+  let query = db.selectFrom("subscription").select("user_id").where("stream_id", "=", streamId);
+  if (!everSubscribed) query = query.where("active", "=", 1);
+  return (await query.orderBy("user_id").execute()).map((r) => r.user_id);
+}
+
 /** Inserts new subscription rows. */
 export async function insertSubscriptions(db: Db, rows: Insertable<SubscriptionTable>[]): Promise<void> {
   if (rows.length > 0) await db.insertInto("subscription").values(rows).execute();
@@ -74,6 +81,11 @@ export function userTopicOf(db: Db, userId: number, streamId: number, topicKey: 
     .where("stream_id", "=", streamId)
     .where("topic_key", "=", topicKey)
     .executeTakeFirst();
+}
+
+/** Every user's visibility policy for one topic (case-insensitive). */
+export function topicPolicies(db: Db, streamId: number, topic: string): Promise<{ user_id: number; visibility_policy: number }[]> {
+  return db.selectFrom("user_topic").select(["user_id", "visibility_policy"]).where("stream_id", "=", streamId).where("topic_key", "=", topic.toLowerCase()).execute();
 }
 
 /** Sets (inserts or replaces) one topic visibility row. */

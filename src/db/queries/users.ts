@@ -84,3 +84,13 @@ export async function insertUser(db: Db, row: Insertable<UserTable>): Promise<nu
 export async function updateUser(db: Db, id: number, changes: Updateable<UserTable>): Promise<void> {
   await db.updateTable("user").set(changes).where("id", "=", id).execute();
 }
+
+/** The guests among these users. */
+export async function guestIdsAmong(db: Db, userIds: readonly number[], guestRole: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db.selectFrom("user").select("id").where("id", "in", userIds.slice(i, i + 500)).where("role", "=", guestRole).execute();
+    out.push(...rows.map((r) => r.id));
+  }
+  return out;
+}

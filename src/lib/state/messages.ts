@@ -184,12 +184,17 @@ function applyEditToUnreads(u: Unreads, event: Extract<AppEvent, { type: "update
     if (mentioned) insertSorted(u.mentions, event.message_id);
     else u.mentions = u.mentions.filter((id) => id !== event.message_id);
   }
-  if (typeof event.subject !== "string" || typeof event.stream_id !== "number") return;
+  // A move names the new topic (subject), the new channel (new_stream_id), or both.
+  const topic = typeof event.subject === "string" ? event.subject : undefined;
+  const streamId = typeof event.new_stream_id === "number" ? event.new_stream_id : undefined;
+  if (topic === undefined && streamId === undefined) return;
   const moved = new Set(event.message_ids);
-  const unread = [...u.streams].flatMap((s) => s.unread_message_ids).filter((id) => moved.has(id));
+  const unread = u.streams.flatMap((s) => s.unread_message_ids.filter((id) => moved.has(id)).map((id) => ({ id, place: s })));
   const mentions = new Set(u.mentions);
   removeUnreads(u, moved);
-  for (const id of unread) addUnread(u, id, { kind: "stream", streamId: event.stream_id, topic: event.subject }, me, mentions.has(id));
+  for (const { id, place } of unread) {
+    addUnread(u, id, { kind: "stream", streamId: streamId ?? place.stream_id, topic: topic ?? place.topic }, me, mentions.has(id));
+  }
 }
 
 async function fetchRecentDms(db: Db, userId: number): Promise<{ max_message_id: number; user_ids: number[] }[]> {

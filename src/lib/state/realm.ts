@@ -3,6 +3,7 @@ import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence
 import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
 import type { RealmRow } from "../../db/queries/realms.js";
 import { SERVER_GENERATION } from "../../events/restart.js";
+import { REALM_DEFAULTS } from "../realm-props.js";
 import type { StateSection } from "./types.js";
 
 /** Zulip's server constants that /register reports with the realm section. */
@@ -14,67 +15,6 @@ export const SERVER_LIMITS = {
   /** Clients use it as their HTTP timeout for GET /events; greater than the heartbeat interval. */
   event_queue_longpoll_timeout_seconds: 90,
 } as const;
-
-/**
- * Organisation settings at their Zulip defaults (feature level 275), keyed without the `realm_`
- * prefix; a realm's `props` JSON overrides any of them.
- */
-const REALM_DEFAULTS: Record<string, unknown> = {
-  add_custom_emoji_policy: 1,
-  allow_edit_history: true,
-  allow_message_editing: true,
-  authentication_methods: { Email: { enabled: true, available: true } },
-  available_video_chat_providers: { disabled: { name: "None", id: 0 }, jitsi_meet: { name: "Jitsi Meet", id: 1 } },
-  avatar_changes_disabled: false,
-  bot_domain: "",
-  create_web_public_stream_policy: 7,
-  default_code_block_language: "",
-  default_external_accounts: {},
-  default_language: "en",
-  description: "",
-  digest_emails_enabled: false,
-  digest_weekday: 1,
-  disallow_disposable_email_addresses: true,
-  email_auth_enabled: true,
-  email_changes_disabled: false,
-  emails_restricted_to_domains: false,
-  enable_guest_user_indicator: true,
-  enable_read_receipts: false,
-  enable_spectator_access: false,
-  giphy_rating: 2,
-  icon_source: "G",
-  inline_image_preview: true,
-  inline_url_embed_preview: false,
-  invite_required: true,
-  is_zephyr_mirror_realm: false,
-  jitsi_server_url: null,
-  logo_source: "D",
-  mandatory_topics: false,
-  message_content_allowed_in_email_notifications: true,
-  message_content_delete_limit_seconds: 600,
-  message_content_edit_limit_seconds: 600,
-  message_retention_days: -1,
-  move_messages_between_streams_limit_seconds: 604800,
-  move_messages_within_stream_limit_seconds: 604800,
-  name_changes_disabled: false,
-  new_stream_announcements_stream_id: -1,
-  night_logo_source: "D",
-  org_type: 0,
-  password_auth_enabled: true,
-  plan_type: 1,
-  presence_disabled: false,
-  push_notifications_enabled: false,
-  push_notifications_enabled_end_timestamp: null,
-  require_unique_names: false,
-  send_welcome_emails: true,
-  signup_announcements_stream_id: -1,
-  upload_quota_mib: null,
-  video_chat_provider: 1,
-  waiting_period_threshold: 0,
-  want_advertise_in_communities_directory: false,
-  wildcard_mention_policy: 5,
-  zulip_update_announcements_stream_id: -1,
-};
 
 /** The `realm` section: every realm_* setting, the server's limits and its capabilities. */
 export const realmSection: StateSection = {

@@ -15,7 +15,8 @@ export function hashEncode(value: string): string {
     .replace(/%/g, ".");
 }
 
-function channelSlug(id: number, name: string): string {
+/** Zulip's encode_stream: `<id>-<name>` for narrow URLs. */
+export function channelSlug(id: number, name: string): string {
   return `${id}-${hashEncode(name.replace(/ /g, "-"))}`;
 }
 
