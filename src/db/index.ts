@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from "kysely
 import { migrations } from "./migrations/index.js";
 import type { DialectName } from "./migrations/helpers.js";
 import type { Database } from "./schema.js";
+import { registerSearchText } from "./search-text.js";
 import { sqliteDialect } from "./sqlite-driver.js";
 
 export type { Database } from "./schema.js";
@@ -36,6 +37,7 @@ function openSqlite(file: string): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+  registerSearchText(database);
   const db = new Kysely<Database>({ dialect: sqliteDialect(database) });
   return {
     db,
