@@ -18,10 +18,19 @@ describe("migration 007-message-search", () => {
     const message = (topic: string, html: string) => ({
       realm_id: realm.id,
       sender_id: sender.id,
+      stream_id: null,
       topic,
+      dm_key: "",
       content: html,
       rendered_content: html,
       date_sent: 1600000000000,
+      last_edit_time: null,
+      edit_history: null,
+      has_link: 0,
+      has_image: 0,
+      has_attachment: 0,
+      is_me_message: 0,
+      client: "test",
     });
     const rows = await db
       .insertInto("message")
