@@ -27,31 +27,37 @@ export function parseSearch(operand: string): MessageSearch {
 /** The SQL condition on `message m` for a search; a search without words matches nothing, as in Zulip. */
 export async function searchCondition(db: Db, dialect: "sqlite" | "postgres", search: MessageSearch): Promise<RawBuilder<SqlBool>> {
   if (search.words.length === 0) return sql<SqlBool>`1 = 0`;
-  const indexed =
-    dialect === "sqlite"
-      ? await ftsCondition(db, search.words.map((w) => `"${w}"`).join(" "))
-      : sql<SqlBool>`m.id IN (SELECT message_id FROM message_search WHERE search_tsvector @@ plainto_tsquery('english', ${search.operand}))`;
   const like = sql.raw(dialect === "postgres" ? "ILIKE" : "LIKE");
   const phrases = search.phrases.map((phrase) => {
     const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return sql<SqlBool>`(m.content ${like} ${pattern} ESCAPE '\\' OR m.topic ${like} ${pattern} ESCAPE '\\')`;
   });
-  return sql<SqlBool>`(${sql.join([indexed, ...phrases], sql` AND `)})`;
+  return sql<SqlBool>`(${sql.join([await indexedCondition(db, dialect, search), ...phrases], sql` AND `)})`;
 }
 
 /**
- * SQLite's planner cannot weigh an FTS5 match, so we pick the plan: the matching ids listed once
- * (cheap while they are few), or, for a query matching more than one message in 50, a probe of the
- * index per candidate message, newest first, which finds a page of matches after ~50 × 50 probes.
+ * The words through the index. Neither planner weighs a text match well against walking the
+ * newest messages, so we count the hits first (up to one message in 50) and pick the plan: few
+ * hits are listed once and looked up; more are checked per message, newest first, which finds a
+ * page of 50 after some 2,500 messages. Both forms select the same rows.
  */
-async function ftsCondition(db: Db, match: string): Promise<RawBuilder<SqlBool>> {
+async function indexedCondition(db: Db, dialect: "sqlite" | "postgres", search: MessageSearch): Promise<RawBuilder<SqlBool>> {
+  const matches =
+    dialect === "sqlite"
+      ? sql<SqlBool>`message_search MATCH ${search.words.map((w) => `"${w}"`).join(" ")}`
+      : sql<SqlBool>`search_tsvector @@ plainto_tsquery('english', ${search.operand})`;
   const newest = await db.selectFrom("message").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
   const cap = Math.ceil((newest?.id ?? 0) / 50) + 1;
-  const { hits } = await sql<{ hits: number }>`SELECT count(*) AS hits FROM (SELECT 1 FROM message_search WHERE message_search MATCH ${match} LIMIT ${cap})`
-    .execute(db)
-    .then((r) => r.rows[0] ?? { hits: 0 });
-  if (hits < cap) return sql<SqlBool>`m.id IN (SELECT rowid FROM message_search WHERE message_search MATCH ${match})`;
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM message_search WHERE message_search MATCH ${match} AND rowid = m.id)`;
+  const counted = await sql<{ hits: number }>`SELECT count(*) AS hits FROM (SELECT 1 FROM message_search WHERE ${matches} LIMIT ${cap}) s`.execute(db);
+  const few = Number(counted.rows[0]?.hits ?? 0) < cap;
+  if (dialect === "sqlite") {
+    return few
+      ? sql<SqlBool>`m.id IN (SELECT rowid FROM message_search WHERE ${matches})`
+      : sql<SqlBool>`EXISTS (SELECT 1 FROM message_search WHERE ${matches} AND rowid = m.id)`;
+  }
+  return few
+    ? sql<SqlBool>`m.id = ANY(ARRAY(SELECT message_id FROM message_search WHERE ${matches}))`
+    : sql<SqlBool>`m.id IN (SELECT message_id FROM message_search WHERE ${matches})`;
 }
 
 /** A word's search key: lower-cased, accents removed, stemmed, so "Walked" and "walking" share one. */
