@@ -14,6 +14,7 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { createContext } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
 
 const FILE = process.argv[2] ?? path.join(os.tmpdir(), "rookery-bench-1m.sqlite3");
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   await ctx.store.close();
 
   const db = new SQLite(FILE);
+  // The message_search triggers (migration 007) index every row inserted here.
+  registerSearchText(db);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
   const now = Date.now();

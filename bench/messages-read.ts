@@ -1,7 +1,7 @@
 /**
  * Reads against the 1,000,000-message database of bench/messages-generate.ts, over real HTTP:
  * POST /messages/flags/narrow marking 1,000 messages read, GET /messages with a channel+topic
- * narrow, and full-text search (a common word, and a word in 0.1% of messages). Prints medians
+ * narrow, and full-text search (a common word, a word in 0.1% of messages, and a word in none). Prints medians
  * next to GET /users/me measured in the same run as the baseline.
  *
  *   npx vite-node bench/messages-generate.ts && npx vite-node bench/messages-read.ts [file] [runs]
@@ -86,8 +86,11 @@ async function main(): Promise<void> {
   const rare = await measure("GET /messages search rare word, 1,000 hits (50 newest)", 100, () =>
     call("GET", "/messages", { anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify([{ operator: "search", operand: "zanzibar" }]) }),
   );
+  const absent = await measure("GET /messages search absent word, no hits (50 newest)", 100, () =>
+    call("GET", "/messages", { anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify([{ operator: "search", operand: "xylophone" }]) }),
+  );
   console.log(
-    `ratios to baseline: flags/narrow ${(flags / baseline).toFixed(1)}×, channel+topic ${(topic / baseline).toFixed(1)}×, search ${(common / baseline).toFixed(1)}× / ${(rare / baseline).toFixed(1)}×`,
+    `ratios to baseline: flags/narrow ${(flags / baseline).toFixed(1)}×, channel+topic ${(topic / baseline).toFixed(1)}×, search ${(common / baseline).toFixed(1)}× / ${(rare / baseline).toFixed(1)}× / ${(absent / baseline).toFixed(1)}×`,
   );
   await app.close();
 }

@@ -6,6 +6,7 @@ import { migrations } from "./migrations/index.js";
 import type { DialectName } from "./migrations/helpers.js";
 import type { Database } from "./schema.js";
 import { GroupCommitWriter } from "./group-commit.js";
+import { registerSearchText } from "./search-text.js";
 import { sqliteDialect } from "./sqlite-driver.js";
 
 export type { Database } from "./schema.js";
@@ -48,6 +49,8 @@ async function openSqlite(file: string): Promise<Store> {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+  // The message table's triggers keep the search index with this function; only the writer needs it.
+  registerSearchText(database);
   const writeDb = new Kysely<Database>({ dialect: sqliteDialect(database) });
   await migrate(writeDb);
   const reader = inMemory ? undefined : new SQLite(file, { readonly: true });

@@ -5,6 +5,7 @@ import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { Flag, MENTION_BITS } from "./flags.js";
 import { accessMessage, canAccessStreamHistory } from "./message-access.js";
+import { parseSearch, searchCondition } from "./message-search.js";
 import { Role } from "./roles.js";
 
 /** One narrow term as Zulip's NarrowParameter holds it. */
@@ -212,8 +213,11 @@ async function termCondition(scope: NarrowScope, term: NarrowTerm, built: BuiltN
     }
     case "near":
       return null;
-    case "search":
-      return searchCondition(scope, String(operand), built);
+    case "search": {
+      const search = parseSearch(String(operand));
+      built.searchWords.push(...search.words);
+      return searchCondition(scope.db, scope.dialect, search);
+    }
     default:
       throw badNarrow(`unknown operator ${operator}`);
   }
@@ -269,19 +273,6 @@ function hasCondition(operand: string): RawBuilder<SqlBool> {
     default:
       throw badNarrow(`unknown 'has' operand ${operand}`);
   }
-}
-
-/** Search words match case-insensitively as substrings of the content or the topic. */
-function searchCondition(scope: NarrowScope, operand: string, built: BuiltNarrow): RawBuilder<SqlBool> | null {
-  const words = operand.split(/\s+/).filter((w) => w.length > 0);
-  built.searchWords.push(...words);
-  if (words.length === 0) return null;
-  const like = scope.dialect === "postgres" ? sql.raw("ILIKE") : sql.raw("LIKE");
-  const parts = words.map((w) => {
-    const pattern = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return sql<SqlBool>`(m.content ${like} ${pattern} ESCAPE '\\' OR m.topic ${like} ${pattern} ESCAPE '\\')`;
-  });
-  return sql<SqlBool>`(${sql.join(parts, sql` AND `)})`;
 }
 
 function containsUser(userId: number): RawBuilder<SqlBool> {

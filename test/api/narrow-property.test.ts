@@ -105,7 +105,8 @@ function termArb(): fc.Arbitrary<Term> {
     fc.subarray(HUMANS, { minLength: 1, maxLength: 3 }).map((us): Term => ({ operator: "dm", operand: us.map(uid) })),
     user.map((u): Term => ({ operator: "dm-including", operand: uid(u) })),
     fc.constantFrom("dm", "starred", "unread").map((o): Term => ({ operator: "is", operand: o })),
-    fc.subarray(WORDS, { minLength: 1, maxLength: 2 }).map((ws): Term => ({ operator: "search", operand: ws.join(" ") })),
+    // "ban" is a part of a word only: search matches whole words.
+    fc.subarray([...WORDS, "ban"], { minLength: 1, maxLength: 2 }).map((ws): Term => ({ operator: "search", operand: ws.join(" ") })),
     fc.integer({ min: 0, max: 69 }).map((i): Term => ({ operator: "id", operand: messages[i]?.id ?? 0 })),
   );
   return fc.tuple(base, fc.boolean()).map(([t, negated]) => (negated ? { ...t, negated } : t));
@@ -140,10 +141,13 @@ function matches(viewer: number, t: Term, m: ModelMessage): boolean {
       if (t.operand === "dm") return m.dmIds.length > 0;
       if (t.operand === "starred") return starred.has(`${viewer}:${m.id}`);
       return !read.has(`${viewer}:${m.id}`);
-    case "search":
+    case "search": {
+      // Whole words of the content or topic, case-insensitively (no two of WORDS share a stem).
+      const words = new Set(lower(`${m.content} ${m.topic}`).split(" "));
       return String(t.operand)
         .split(" ")
-        .every((w) => lower(m.content).includes(w) || lower(m.topic).includes(w));
+        .every((w) => words.has(w));
+    }
     default:
       return m.id === Number(t.operand);
   }

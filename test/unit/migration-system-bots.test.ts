@@ -1,45 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Selectable } from "kysely";
-import pg from "pg";
+import type { Selectable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Db } from "../../src/db/index.js";
-import { migrations } from "../../src/db/migrations/index.js";
-import type { Database, UserTable } from "../../src/db/schema.js";
-import { startServer, testBackend, type TestServer } from "../harness/server.js";
-
-/** A database of the test backend, migrated only up to (not including) 006-system-bots. */
-async function databaseBefore007(): Promise<{ url: string; db: Db; drop: () => Promise<void> }> {
-  let url: string;
-  let db: Db;
-  let drop = async () => {};
-  if (testBackend() === "sqlite") {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rookery-m006-")), "old.sqlite3");
-    url = `sqlite:${file}`;
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-  } else {
-    const admin = process.env.ROOKERY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-    const name = `rookery_m006_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const run = async (query: string) => {
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      await client.query(query);
-      await client.end();
-    };
-    await run(`CREATE DATABASE ${name}`);
-    const target = new URL(admin);
-    target.pathname = `/${name}`;
-    url = target.toString();
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
-    drop = () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }
-  const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "006-system-bots"));
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return { url, db, drop };
-}
+import { openStore } from "../../src/db/index.js";
+import type { UserTable } from "../../src/db/schema.js";
+import { startServer, type TestServer } from "../harness/server.js";
+import { databaseBefore } from "./migration-helpers.js";
 
 /** The columns that must match between two realms' bots (ids, keys, realm and dates differ by nature). */
 function comparable(row: Selectable<UserTable>): Record<string, unknown> {
@@ -55,7 +19,7 @@ afterAll(() => server.stop());
 
 describe("migration 006-system-bots", () => {
   it("gives each existing realm the Notification Bot a new realm gets", async () => {
-    const { url, db, drop } = await databaseBefore007();
+    const { url, db, drop } = await databaseBefore("006-system-bots");
     const realm = await db
       .insertInto("realm")
       .values({ string_id: "old", name: "Old realm", description: "", date_created: 1600000000000, deactivated: 0, props: "{}" })

@@ -5,6 +5,7 @@ import { m003UserState } from "./003-user-state.js";
 import { m004GroupsInvites } from "./004-groups-invites.js";
 import { m005Messages } from "./005-messages.js";
 import { m006SystemBots } from "./006-system-bots.js";
+import { m007MessageSearch } from "./007-message-search.js";
 import { m008RealmEmoji } from "./008-realm-emoji.js";
 
 /** Numbered migrations, applied in name order at start. */
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   "004-groups-invites": m004GroupsInvites,
   "005-messages": m005Messages,
   "006-system-bots": m006SystemBots,
+  "007-message-search": m007MessageSearch,
   "008-realm-emoji": m008RealmEmoji,
 };
