@@ -1,12 +1,14 @@
 /**
  * Fan-out: N users each with a registered queue and a long-poll open on a keep-alive connection;
- * one realm-wide event (a full-name change → realm_user update to everyone). Prints p50/p99
+ * one event to all of them: a realm-wide event (a full-name change → realm_user update to
+ * everyone), or with `message` a channel message (POST /messages to a channel all N are
+ * subscribed to; the naive server publishes a message event of the same size). Prints p50/p99
  * delivery latency (trigger sent → poll answered) and deliveries/s, side by side with a naive
  * in-memory long-poll server (bare node:http, one array per client) driven the same way.
  * Each server runs in a child process (this script with `--serve rookery|naive`), so the
  * clients' work does not slow the server measured; children answer "how many polls wait" over IPC.
  *
- *   npx vite-node bench/events-fanout.ts [clients=1000] [rounds=5]
+ *   npx vite-node bench/events-fanout.ts [clients=1000] [rounds=5] [realm_user|message]
  *
  * FANOUT_PROFILE=<file.cpuprofile> profiles the Rookery server during the rounds (setup excluded);
  * FANOUT_NODE_FLAGS passes flags to both servers' node.
@@ -33,7 +35,9 @@ interface Ready {
 
 // ---------------------------------------------------------------- children (the servers)
 
-async function serveRookery(clients: number): Promise<void> {
+type EventKind = "realm_user" | "message";
+
+async function serveRookery(clients: number, eventKind: EventKind): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-fanout-"));
   const config = { ...loadConfig({}), port: 0, dataDir, databaseUrl: `sqlite:${path.join(dataDir, "db.sqlite3")}`, logLevel: "warn", rateLimitPerMinute: 0 };
   const app = await buildApp(config, { logger: pino({ level: "warn" }) });
@@ -44,6 +48,15 @@ async function serveRookery(clients: number): Promise<void> {
     users.push(await checkCreateUser(app.ctx, { realmId: owner.realm_id, email: `user${i}@bench.test`, fullName: `User ${i}`, password: null, role: 400 }));
   }
   const auth = (u: { delivery_email: string; api_key: string }) => "Basic " + Buffer.from(`${u.delivery_email}:${u.api_key}`).toString("base64");
+  if (eventKind === "message") {
+    const subscribed = await app.http.inject({
+      method: "POST",
+      url: "/api/v1/users/me/subscriptions",
+      headers: { authorization: auth(owner), "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({ subscriptions: JSON.stringify([{ name: "bench" }]), principals: JSON.stringify(users.map((u) => u.id)) }).toString(),
+    });
+    if (subscribed.statusCode !== 200) throw new Error(subscribed.body);
+  }
   const waiting = () => users.reduce((n, u) => n + app.ctx.queues.ofUser(u.id).filter((q) => q.isWaiting()).length, 0);
   // Server-side fan-out time: from the event reaching the bus to the last poll's answer written.
   let published = 0;
@@ -160,11 +173,11 @@ class Child {
     process.on("message", (msg) => this.pending?.(msg as Status));
   }
 
-  static async start(kind: string, clients: number): Promise<{ child: Child; ready: Ready }> {
+  static async start(kind: string, clients: number, eventKind: EventKind): Promise<{ child: Child; ready: Ready }> {
     const bin = path.resolve(path.dirname(SCRIPT), "../node_modules/.bin/vite-node");
     // FANOUT_NODE_FLAGS (e.g. "--cpu-prof") profiles the servers.
     const flags = (process.env.FANOUT_NODE_FLAGS ?? "").split(" ").filter((f) => f.length > 0);
-    const proc = spawn(process.execPath, [...flags, fs.realpathSync(bin), SCRIPT, "--", "--serve", kind, String(clients)], {
+    const proc = spawn(process.execPath, [...flags, fs.realpathSync(bin), SCRIPT, "--", "--serve", kind, String(clients), eventKind], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const ready = await new Promise<Ready>((resolve, reject) => {
@@ -189,8 +202,8 @@ class Child {
   }
 }
 
-async function measure(kind: "rookery" | "naive", clients: number, rounds: number): Promise<Result> {
-  const { child, ready } = await Child.start(kind, clients);
+async function measure(kind: "rookery" | "naive", clients: number, rounds: number, eventKind: EventKind): Promise<Result> {
+  const { child, ready } = await Child.start(kind, clients, eventKind);
   const base = `http://127.0.0.1:${ready.port}`;
   const http1 = client(clients + 10);
   const cursors: { queueId: string; last: number; auth: string }[] = [];
@@ -199,7 +212,7 @@ async function measure(kind: "rookery" | "naive", clients: number, rounds: numbe
       cursors.push({ queueId: String(user.id), last: -1, auth: "" });
       continue;
     }
-    const body = new URLSearchParams({ event_types: '["realm_user"]', fetch_event_types: "[]" }).toString();
+    const body = new URLSearchParams({ event_types: JSON.stringify([eventKind]), fetch_event_types: "[]" }).toString();
     const reply = await http1.request(`${base}/api/v1/register`, "POST", { ...FORM, authorization: user.auth }, body);
     const parsed = JSON.parse(reply.body) as { queue_id: string; last_event_id: number };
     cursors.push({ queueId: parsed.queue_id, last: parsed.last_event_id, auth: user.auth });
@@ -216,8 +229,11 @@ async function measure(kind: "rookery" | "naive", clients: number, rounds: numbe
     while ((await child.status()).waiting < clients) await sleep(5);
     const t0 = performance.now();
     if (kind === "naive") {
-      const event = { type: "realm_user", op: "update", person: { user_id: 1, full_name: `Renamed ${round}` } };
-      await http1.request(`${base}/publish`, "POST", {}, JSON.stringify(event));
+      await http1.request(`${base}/publish`, "POST", {}, JSON.stringify(naiveEvent(eventKind, round)));
+    } else if (eventKind === "message") {
+      const body = new URLSearchParams({ type: "stream", to: "bench", topic: "fan-out", content: `Message ${round} to every subscriber.` }).toString();
+      const reply = await http1.request(`${base}/api/v1/messages`, "POST", { ...FORM, authorization: ready.users[0]!.auth }, body);
+      if (reply.status !== 200) throw new Error(reply.body);
     } else {
       const body = new URLSearchParams({ full_name: `Renamed ${round}` }).toString();
       const reply = await http1.request(`${base}/api/v1/users/${ready.users[1]!.id}`, "PATCH", { ...FORM, authorization: ready.users[0]!.auth }, body);
@@ -240,6 +256,21 @@ async function measure(kind: "rookery" | "naive", clients: number, rounds: numbe
   return { latencies, rates, serverMs };
 }
 
+/** The event the naive server hands out: the same shape and size as Rookery's. */
+function naiveEvent(eventKind: EventKind, round: number): Record<string, unknown> {
+  if (eventKind === "realm_user") return { type: "realm_user", op: "update", person: { user_id: 1, full_name: `Renamed ${round}` } };
+  const content = `Message ${round} to every subscriber.`;
+  return {
+    type: "message",
+    flags: [],
+    message: {
+      id: round, sender_id: 1, sender_full_name: "Owner", sender_email: "owner@bench.test", sender_realm_str: "", avatar_url: null,
+      client: "Internal", content: `<p>${content}</p>`, content_type: "text/html", display_recipient: "bench", stream_id: 1,
+      subject: "fan-out", topic_links: [], recipient_id: 1, timestamp: 0, type: "stream", is_me_message: false, reactions: [], submessages: [],
+    },
+  };
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -250,9 +281,10 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 async function main(): Promise<void> {
   const clients = Number(process.argv[2] ?? 1000);
   const rounds = Number(process.argv[3] ?? 5);
-  console.log(`fan-out: ${clients} queues with open long-polls, one event to all, ${rounds} rounds (+1 warm-up)`);
-  const naive = await measure("naive", clients, rounds);
-  const rookery = await measure("rookery", clients, rounds);
+  const eventKind: EventKind = process.argv[4] === "message" ? "message" : "realm_user";
+  console.log(`fan-out: ${clients} queues with open long-polls, one ${eventKind} event to all, ${rounds} rounds (+1 warm-up)`);
+  const naive = await measure("naive", clients, rounds, eventKind);
+  const rookery = await measure("rookery", clients, rounds, eventKind);
   const row = (name: string, r: Result) =>
     `${name.padEnd(8)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(r.latencies, 99).toFixed(1).padStart(7)} ms   ${Math.round(mean(r.rates))
       .toString()
@@ -267,7 +299,8 @@ const serveAt = process.argv.indexOf("--serve");
 if (serveAt >= 0) {
   const kind = process.argv[serveAt + 1];
   const clients = Number(process.argv[serveAt + 2]);
-  await (kind === "rookery" ? serveRookery(clients) : serveNaive(clients));
+  const eventKind = process.argv[serveAt + 3] === "message" ? "message" : "realm_user";
+  await (kind === "rookery" ? serveRookery(clients, eventKind) : serveNaive(clients));
 } else {
   await main();
 }
