@@ -107,7 +107,7 @@ describe("the index follows changes", () => {
     const first = await sendStream(server, "hamlet", "Denmark", "egret notes", "one");
     const second = await sendStream(server, "iago", "Denmark", "egret notes", "two");
     expect(await find("hamlet", [search("egret")])).toEqual([first, second]);
-    expect((await server.as("iago").patch(`/messages/${first}`, { topic: "heron sightings", propagate_mode: "change_all" })).status).toBe(200);
+    expect((await server.as("iago").patch(`/messages/${first}`, { topic: "heron sightings", propagate_mode: "change_all", send_notification_to_new_thread: false })).status).toBe(200);
     expect(await find("hamlet", [search("egret")])).toEqual([]);
     expect(await find("hamlet", [search("heron")])).toEqual([first, second]);
   });
