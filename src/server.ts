@@ -15,8 +15,6 @@ export async function serve(config: Config): Promise<App> {
     const { owner } = await createRealm(app.ctx, { name: "Rookery", stringId: "", ownerEmail: email, ownerName: "Owner", password });
     welcome = firstRunText(config.externalUrl, email, password, owner.api_key);
   }
-  await app.http.listen({ host: config.host, port: config.port });
-  process.stdout.write(welcome + `Rookery is serving ${config.externalUrl}\n`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -30,8 +28,11 @@ export async function serve(config: Config): Promise<App> {
       },
     );
   };
+  // Before the ready line: a supervisor may signal as soon as it reads it.
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  await app.http.listen({ host: config.host, port: config.port });
+  process.stdout.write(welcome + `Rookery is serving ${config.externalUrl}\n`);
   return app;
 }
 
