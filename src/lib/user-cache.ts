@@ -2,7 +2,7 @@ import type { Db } from "../db/index.js";
 import { maxReceivedMessageId } from "../db/queries/messages.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { QueuedEvent } from "../events/types.js";
-import { userByApiKey, userById, type UserRow } from "../db/queries/users.js";
+import { userByApiKey, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 
 /**
  * Users by id and by API key, kept in memory for the hot path (every request authenticates).
@@ -14,6 +14,10 @@ export class UserCache {
   private readonly byKey = new Map<string, UserRow>();
   private readonly profiles = new Map<number, ProfileValueRow[]>();
   private readonly maxMessageIds = new Map<number, number>();
+  /** Each realm's users (system bots aside), as usersOfRealm lists them; dropped on any user change. */
+  private readonly realmLists = new Map<number, readonly UserRow[]>();
+  /** Counts the drops, so a list read while one happened is not kept. */
+  private realmListsVersion = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -33,6 +37,19 @@ export class UserCache {
     const row = await userById(this.db, id);
     if (row) this.remember(row);
     return row;
+  }
+
+  /**
+   * The realm's users, active or not, in id order (/register's realm_users, GET /users, mention
+   * lookups). Read-only: callers filter into new arrays.
+   */
+  async ofRealm(realmId: number): Promise<readonly UserRow[]> {
+    const cached = this.realmLists.get(realmId);
+    if (cached) return cached;
+    const version = this.realmListsVersion;
+    const rows = await usersOfRealm(this.db, realmId);
+    if (version === this.realmListsVersion) this.realmLists.set(realmId, rows);
+    return rows;
   }
 
   /** A user's custom profile field values. */
@@ -60,6 +77,7 @@ export class UserCache {
    */
   observe(batch: readonly QueuedEvent[]): void {
     for (const { event, userIds } of batch) {
+      if (event.type === "realm_user" || event.type === "realm_bot") this.dropRealmLists();
       if (event.type === "message") {
         for (const id of userIds) {
           const cached = this.maxMessageIds.get(id);
@@ -78,11 +96,17 @@ export class UserCache {
 
   /** Drops a user after a change, so the next read sees the database. */
   forget(id: number): void {
+    this.dropRealmLists();
     this.profiles.delete(id);
     const row = this.byId.get(id);
     if (!row) return;
     this.byId.delete(id);
     this.byKey.delete(row.api_key);
+  }
+
+  private dropRealmLists(): void {
+    this.realmLists.clear();
+    this.realmListsVersion++;
   }
 
   private remember(row: UserRow): void {

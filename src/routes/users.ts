@@ -1,5 +1,4 @@
 import { checkChangeRole, checkCreateUser, checkDeactivateOwnUser, checkDeactivateUser, checkReactivateUser, doChangeFullName } from "../actions/users.js";
-import { usersOfRealm } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
 import { adminRequired } from "../http/errors.js";
 import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
@@ -20,7 +19,7 @@ export const userEndpoints = [
     path: "/users",
     params: listParams,
     async handler({ ctx, user, params }) {
-      const users = await usersOfRealm(ctx.db, user.realm_id);
+      const users = await ctx.users.ofRealm(user.realm_id);
       const profileData = params.include_custom_profile_fields ? await loadProfileData(ctx.db, user.realm_id) : undefined;
       return { members: users.map((u) => apiUser(u, user, { clientGravatar: params.client_gravatar, profileData })) };
     },

@@ -1,4 +1,4 @@
-import { systemBotsOfRealm, usersOfRealm } from "../../db/queries/users.js";
+import { systemBotsOfRealm } from "../../db/queries/users.js";
 import { apiUser, loadProfileData } from "../users.js";
 import type { StateSection } from "./types.js";
 
@@ -9,7 +9,7 @@ export const realmUserSection: StateSection = {
   types: ["realm_user"],
   async fetch(ctx, user, want, opts, state) {
     if (!want("realm_user")) return;
-    const users = await usersOfRealm(ctx.db, user.realm_id);
+    const users = await ctx.users.ofRealm(user.realm_id);
     const profileData = await loadProfileData(ctx.db, user.realm_id);
     const all = users.map((u) => apiUser(u, user, { clientGravatar: opts.clientGravatar, profileData }));
     state.realm_users = all.filter((u) => u.is_active);
