@@ -10,6 +10,7 @@ import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
+import { GroupCache } from "./lib/group-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
@@ -47,6 +48,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     bus: options.bus ?? localBus(),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
+    groups: new GroupCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues: new QueueRegistry(clock, log, options.events),
   };
@@ -83,6 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));
+  ctx.bus.subscribe((batch) => ctx.groups.observe(batch));
   ctx.queues.start(ctx.bus);
   return {
     http,
