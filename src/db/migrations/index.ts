@@ -5,6 +5,7 @@ import { m003UserState } from "./003-user-state.js";
 import { m004GroupsInvites } from "./004-groups-invites.js";
 import { m005Messages } from "./005-messages.js";
 import { m006SystemBots } from "./006-system-bots.js";
+import { m010SignupConfirmations } from "./010-signup-confirmations.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,6 @@ export const migrations: Record<string, Migration> = {
   "004-groups-invites": m004GroupsInvites,
   "005-messages": m005Messages,
   "006-system-bots": m006SystemBots,
+  // 007–009 belong to other branches; the gap closes when they are joined.
+  "010-signup-confirmations": m010SignupConfirmations,
 };
