@@ -1,5 +1,6 @@
 import type { Db } from "../db/index.js";
 import type { ApiUserGroup, GroupSettingValue, QueuedEvent } from "../events/types.js";
+import { JsonText } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { apiUserGroupsOfRealm } from "./user-groups.js";
 
@@ -9,9 +10,16 @@ import { apiUserGroupsOfRealm } from "./user-groups.js";
  */
 export class RealmGroups {
   private readonly byId: ReadonlyMap<number, ApiUserGroup>;
+  private serialized: JsonText | undefined;
 
   constructor(readonly list: readonly ApiUserGroup[]) {
     this.byId = new Map(list.map((g) => [g.id, g]));
+  }
+
+  /** `list` serialised once, for GET /user_groups. */
+  get listJson(): JsonText {
+    this.serialized ??= new JsonText(JSON.stringify(this.list));
+    return this.serialized;
   }
 
   /** A named group of the realm by id. */

@@ -36,7 +36,7 @@ export const userGroupEndpoints = [
     params: {},
     async handler({ ctx, user }) {
       requireMemberOrAdmin(user);
-      return { user_groups: (await ctx.groups.of(user.realm_id)).list };
+      return { user_groups: (await ctx.groups.of(user.realm_id)).listJson };
     },
   }),
   endpoint({

@@ -128,4 +128,12 @@ describe("group reads follow every change at once", () => {
     touched();
     expect((await ctx.groups.of(realmId)).get(sys["role:nobody"])?.members).toEqual([]);
   });
+
+  it("answers the groups serialised once with the usual envelope, unknown parameters reported", async () => {
+    const plain = await server.as("hamlet").get("/user_groups");
+    const extra = await server.as("hamlet").get("/user_groups", { colour: "blue" });
+    expect(extra.body).toEqual({ ...plain.body, ignored_parameters_unsupported: ["colour"] });
+    expect(Object.keys(plain.body)).toEqual(["result", "msg", "user_groups"]);
+    expect(plain.body.user_groups.length).toBeGreaterThan(8);
+  });
 });
