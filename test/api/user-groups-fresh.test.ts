@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { error, success, type Json } from "../harness/client.js";
+import { createRealm } from "../../src/actions/realms.js";
+import { Client, error, success, type Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 import { groupIdOf, groupIdsByName } from "./user-groups-helpers.js";
 
@@ -135,5 +136,15 @@ describe("group reads follow every change at once", () => {
     expect(extra.body).toEqual({ ...plain.body, ignored_parameters_unsupported: ["colour"] });
     expect(Object.keys(plain.body)).toEqual(["result", "msg", "user_groups"]);
     expect(plain.body.user_groups.length).toBeGreaterThan(8);
+  });
+
+  it("a realm created while the server runs has its own system groups, its owner in role:owners", async () => {
+    const { owner } = await createRealm(server.app.ctx, { name: "Elsewhere", stringId: "elsewhere", ownerEmail: "boss@elsewhere.example", ownerName: "Boss", password: "secret-pw" });
+    const boss = new Client(server.url, { email: owner.delivery_email, apiKey: owner.api_key });
+    const groups: Json[] = (await boss.get("/user_groups")).body.user_groups;
+    expect(groups.map((g) => g.name)).toEqual(Object.keys(sys).filter((name) => name.startsWith("role:")));
+    expect(groups.every((g) => !Object.values(sys).includes(g.id))).toBe(true);
+    expect(groups.find((g) => g.name === "role:owners").members).toEqual([owner.id]);
+    expect((await membersByName())["role:owners"]).not.toContain(owner.id);
   });
 });
