@@ -12,6 +12,7 @@ import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
 import { keepUploadedFile } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
+import { GroupCache } from "./lib/group-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
@@ -51,6 +52,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     bus: options.bus ?? localBus(),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
+    groups: new GroupCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues: new QueueRegistry(clock, log, options.events),
     limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
@@ -90,6 +92,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));
+  ctx.bus.subscribe((batch) => ctx.groups.observe(batch));
   ctx.queues.start(ctx.bus);
   return {
     http,

@@ -6,6 +6,7 @@ import type { AttemptLimiter } from "./lib/attempts.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
+import type { GroupCache } from "./lib/group-cache.js";
 import type { RealmCache } from "./lib/realm-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
@@ -20,6 +21,8 @@ export interface AppContext {
   bus: EventBus;
   users: UserCache;
   realms: RealmCache;
+  /** Each realm's user groups, kept current from committed user_group events on `bus`. */
+  groups: GroupCache;
   mailer: Mailer;
   /** The event queues of this process (POST /register, GET /events), fed by `bus`. */
   queues: QueueRegistry;

@@ -58,7 +58,7 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
   const readBySender = input.readBySender ?? sentByHuman(input.client);
   const realm = await ctx.realms.get(sender.realm_id);
   if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));
-  await checkUserGroupMentionAllowed(ctx.db, sender, rendered.mentionedGroupIds);
+  if (rendered.mentionedGroupIds.size > 0) checkUserGroupMentionAllowed(await ctx.groups.of(sender.realm_id), sender, rendered.mentionedGroupIds);
   // Read before the write: on SQLite the transaction holds the only connection.
   const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
   return write(ctx, (tx, outbox) =>

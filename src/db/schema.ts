@@ -260,6 +260,24 @@ export interface MultiuseInviteTable {
   status: number;
 }
 
+/** A reusable-link signup waiting for its address to be confirmed; the link's grants are copied. */
+export interface SignupConfirmationTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  multiuse_invite_id: number;
+  invited_as: number;
+  /** JSON array of channel ids. */
+  stream_ids: string;
+  include_realm_default_subscriptions: number;
+  key: string;
+  created_at: number;
+  expiry_date: number;
+  /** 0 pending, 1 used. */
+  status: number;
+  created_user_id: number | null;
+}
+
 /** The whole database. */
 /** A pending change of a user's address (Zulip's EmailChangeStatus + Confirmation); status as InviteStatus. */
 export interface EmailChangeTable {
@@ -313,4 +331,5 @@ export interface Database {
   multiuse_invite: MultiuseInviteTable;
   email_change: EmailChangeTable;
   realm_emoji: RealmEmojiTable;
+  signup_confirmation: SignupConfirmationTable;
 }

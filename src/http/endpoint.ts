@@ -9,6 +9,11 @@ export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
 /** What a handler returns: the endpoint's own fields, wrapped by the envelope. */
 export type Payload = Record<string, unknown>;
 
+/** A payload field already serialised, spliced into the response as is (large answers kept in memory). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** What a handler receives. */
 export interface Input<P, U> {
   ctx: AppContext;

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate } from "./auth.js";
-import type { Endpoint } from "./endpoint.js";
+import { JsonText, type Endpoint } from "./endpoint.js";
 import { ApiError } from "./errors.js";
 import type { RawParams } from "./params.js";
 import type { RateLimiter } from "./rate-limit.js";
@@ -78,7 +78,14 @@ async function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, reques
   const ignored = [...new Set(raw.keys())].filter((k) => !used.has(k)).sort();
   const body: Record<string, unknown> = { result: "success", msg: "", ...payload };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-  reply.type("application/json").send(JSON.stringify(body) + "\n");
+  reply.type("application/json").send(serialize(body) + "\n");
+}
+
+/** JSON.stringify, except that JsonText fields go in as their text. */
+function serialize(body: Record<string, unknown>): string {
+  const entries = Object.entries(body).filter(([, value]) => value !== undefined);
+  if (!entries.some(([, value]) => value instanceof JsonText)) return JSON.stringify(body);
+  return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`).join(",")}}`;
 }
 
 /** Body fields first, then the query string; a repeated field counts by its last value. */

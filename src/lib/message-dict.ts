@@ -7,6 +7,7 @@ import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import { flagList } from "./flags.js";
 import { realmProp } from "./realm-props.js";
+import { SYSTEM_BOT_REALM } from "./system-bots.js";
 import { avatarUrl } from "./users.js";
 
 /** Per-client choices for message objects (GET /messages parameters, queue options). */
@@ -113,7 +114,8 @@ export async function messageDict(
     submessages: [],
     sender_full_name: sender?.full_name ?? "",
     sender_email: sender?.email ?? "",
-    sender_realm_str: realm?.string_id ?? "",
+    // Our system bots have a row in each realm, but clients know them as the cross-realm bots of Zulip's internal realm.
+    sender_realm_str: sender?.is_system_bot ? SYSTEM_BOT_REALM : (realm?.string_id ?? ""),
     display_recipient: stream ? stream.name : await dmRecipients(lookups, m.dm_key),
     type: stream ? "stream" : "private",
   };

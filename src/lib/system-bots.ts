@@ -6,6 +6,9 @@ import { Role } from "./roles.js";
 /** Zulip's settings.NOTIFICATION_BOT address and the bot's display name. */
 export const NOTIFICATION_BOT = { email: "notification-bot@zulip.com", fullName: "Notification Bot" } as const;
 
+/** Zulip's settings.SYSTEM_BOT_REALM: the realm its cross-realm bots live in, as sender_realm_str names it. */
+export const SYSTEM_BOT_REALM = "zulipinternal";
+
 /** The client name of messages the server sends itself (Zulip's internal_send_* use "Internal"). */
 export const INTERNAL_CLIENT = "Internal";
 

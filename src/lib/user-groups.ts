@@ -15,6 +15,7 @@ import {
 } from "../db/queries/user-groups.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { ApiUserGroup, GroupSettingValue } from "../events/types.js";
+import type { RealmGroups } from "./group-cache.js";
 import { badRequest } from "../http/errors.js";
 import { Role } from "./roles.js";
 
@@ -178,18 +179,6 @@ export async function recursiveMemberIds(db: Db, groupId: number): Promise<numbe
   return membersOfGroups(db, await recursiveSubgroupIds(db, [groupId]));
 }
 
-/** GET /user_groups/{id}/members: direct members, or everyone through subgroups too. */
-export async function groupMemberIds(db: Db, groupId: number, directOnly: boolean): Promise<number[]> {
-  return directOnly ? directMemberIds(db, groupId) : recursiveMemberIds(db, groupId);
-}
-
-/** GET /user_groups/{id}/subgroups: direct subgroups, or every group below (never the group itself). */
-export async function groupSubgroupIds(db: Db, groupId: number, directOnly: boolean): Promise<number[]> {
-  const direct = await directSubgroupIds(db, groupId);
-  if (directOnly) return direct;
-  return (await recursiveSubgroupIds(db, direct)).filter((id) => id !== groupId).sort((a, b) => a - b);
-}
-
 /** Whether a user belongs to a group directly or through its subgroups. */
 export async function isUserInGroup(db: Db, groupId: number, userId: number): Promise<boolean> {
   return (await recursiveMemberIds(db, groupId)).includes(userId);
@@ -200,15 +189,15 @@ export async function isUserInGroup(db: Db, groupId: number, userId: number): Pr
  * the group's can_mention_group, unless that is role:everyone. Call it when sending a message with
  * the mentioned group ids the renderer found.
  */
-export async function checkUserGroupMentionAllowed(db: Db, sender: UserRow, groupIds: Iterable<number>): Promise<void> {
+export function checkUserGroupMentionAllowed(groups: RealmGroups, sender: UserRow, groupIds: Iterable<number>): void {
   for (const id of groupIds) {
-    const group = await namedGroupById(db, sender.realm_id, id);
-    if (!group || group.can_mention_group_id === null) continue;
-    const setting = await namedGroupById(db, sender.realm_id, group.can_mention_group_id);
-    if (setting?.is_system_group && setting.name === SystemGroups.EVERYONE) continue;
-    if (!(await isUserInGroup(db, group.can_mention_group_id, sender.id))) {
-      throw badRequest(`You are not allowed to mention user group '${group.name ?? ""}'.`);
-    }
+    const group = groups.get(id);
+    // 0 stands for a group whose setting column is still null (only while system groups are created).
+    if (!group || group.can_mention_group === 0) continue;
+    const setting = group.can_mention_group;
+    const named = typeof setting === "number" ? groups.get(setting) : undefined;
+    if (named?.is_system_group && named.name === SystemGroups.EVERYONE) continue;
+    if (!groups.settingIncludes(setting, sender.id)) throw badRequest(`You are not allowed to mention user group '${group.name}'.`);
   }
 }
 

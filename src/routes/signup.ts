@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { acceptInvitation, findInvitation, type Invitation } from "../actions/signup.js";
+import { acceptInvitation, findInvitation, requestSignupConfirmation, type Invitation } from "../actions/signup.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { escapeHtml, html, json, page, wantsJson } from "../http/pages.js";
 
 /**
- * The page an invitation link opens (`/join/<key>/`, outside /api/v1): the invitee chooses a name
- * and password and the account is created. The same URLs answer JSON to clients that send
- * `Accept: application/json` (GET: what the invitation is; POST, form-encoded `full_name`,
- * `password` and, for reusable links, `email`: the new account's id, email and API key).
+ * The page an invitation link opens (`/join/<key>/`, outside /api/v1). A reusable link asks for an
+ * address and mails it a confirmation link; an email invitation's link, or that confirmation link,
+ * asks for a name and password and creates the account. The same URLs answer JSON to clients that
+ * send `Accept: application/json` (GET: what the invitation is; POST, form-encoded: `email` on a
+ * reusable link, answered with the address mailed; `full_name` and `password` otherwise,
+ * answered with the new account's id, email and API key).
  */
 export function registerSignupRoutes(http: FastifyInstance, ctx: AppContext): void {
   for (const url of ["/join/:key", "/join/:key/"]) {
@@ -24,7 +26,7 @@ async function show(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   try {
     const invitation = await findInvitation(ctx.db, key, ctx.clock.now());
     if (wantsJson(request)) {
-      const email = invitation.kind === "email" ? invitation.invite.email : null;
+      const email = invitation.kind === "multiuse" ? null : invitation.invite.email;
       return json(reply, 200, { result: "success", msg: "", realm_name: invitation.realm.name, email, invited_as: invitation.invite.invited_as });
     }
     return html(reply, 200, formPage(invitation, key, {}, undefined));
@@ -38,7 +40,13 @@ async function submit(ctx: AppContext, request: FastifyRequest, reply: FastifyRe
   const body: Fields = typeof request.body === "object" && request.body !== null ? (request.body as Fields) : {};
   const field = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
   try {
-    const user = await acceptInvitation(ctx, key, { email: field("email"), fullName: field("full_name"), password: field("password") });
+    if ((await findInvitation(ctx.db, key, ctx.clock.now())).kind === "multiuse") {
+      const email = await requestSignupConfirmation(ctx, key, field("email"));
+      if (wantsJson(request)) return json(reply, 200, { result: "success", msg: "", email });
+      const sent = `<p>We sent a confirmation link to <strong>${escapeHtml(email)}</strong>. Open it to choose your name and password; it works for one day.</p>`;
+      return html(reply, 200, page("Check your email", sent));
+    }
+    const user = await acceptInvitation(ctx, key, { fullName: field("full_name"), password: field("password") });
     if (wantsJson(request)) return json(reply, 200, { result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.api_key });
     return html(reply, 200, page("Welcome!", `<p>Your account <strong>${escapeHtml(user.delivery_email)}</strong> is ready. You can now log in with your email address and password.</p>`));
   } catch (error) {
@@ -66,20 +74,27 @@ function failure(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, 
   return html(reply, error.status, page(title, `<p>${escapeHtml(error.msg)}</p>`));
 }
 
+/** A reusable link's page asks for the address only; the others for a name and password. */
 function formPage(invitation: Invitation, key: string, values: { email?: string; full_name?: string }, message: string | undefined): string {
   const realm = escapeHtml(invitation.realm.name);
-  const emailField =
-    invitation.kind === "email"
-      ? `<p>Email: <strong>${escapeHtml(invitation.invite.email)}</strong></p>`
-      : `<p><label>Email <input type="email" name="email" required value="${escapeHtml(values.email ?? "")}"></label></p>`;
+  const fields =
+    invitation.kind === "multiuse"
+      ? [
+          `<p><label>Email <input type="email" name="email" required value="${escapeHtml(values.email ?? "")}"></label></p>`,
+          `<p>We will send a link to this address to confirm it.</p>`,
+          `<p><button type="submit">Continue</button></p>`,
+        ]
+      : [
+          `<p>Email: <strong>${escapeHtml(invitation.invite.email)}</strong></p>`,
+          `<p><label>Full name <input type="text" name="full_name" required maxlength="100" value="${escapeHtml(values.full_name ?? "")}"></label></p>`,
+          `<p><label>Password <input type="password" name="password" required minlength="6"></label></p>`,
+          `<p><button type="submit">Create account</button></p>`,
+        ];
   const body = [
     `<p>You have been invited to join <strong>${realm}</strong>.</p>`,
     message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`,
     `<form method="post" action="/join/${encodeURIComponent(key)}/">`,
-    emailField,
-    `<p><label>Full name <input type="text" name="full_name" required maxlength="100" value="${escapeHtml(values.full_name ?? "")}"></label></p>`,
-    `<p><label>Password <input type="password" name="password" required minlength="6"></label></p>`,
-    `<p><button type="submit">Create account</button></p>`,
+    ...fields,
     `</form>`,
   ].join("\n");
   return page(`Join ${realm}`, body, true);

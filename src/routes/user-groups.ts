@@ -4,7 +4,7 @@ import type { GroupSettingValue } from "../events/types.js";
 import { endpoint } from "../http/endpoint.js";
 import { bool, isDict, isEither, isInt, isList, json, pathInt, str, type Check } from "../http/params.js";
 import { accessUserById } from "../lib/users.js";
-import { accessUserGroupForRead, apiUserGroupsOfRealm, groupMemberIds, groupSubgroupIds, requireMemberOrAdmin } from "../lib/user-groups.js";
+import { requireMemberOrAdmin } from "../lib/user-groups.js";
 
 /** A group-setting value: a group id or {direct_members, direct_subgroups} (level 258). */
 const isSettingValue: Check<GroupSettingValue> = isEither(
@@ -36,7 +36,7 @@ export const userGroupEndpoints = [
     params: {},
     async handler({ ctx, user }) {
       requireMemberOrAdmin(user);
-      return { user_groups: await apiUserGroupsOfRealm(ctx.db, user.realm_id) };
+      return { user_groups: (await ctx.groups.of(user.realm_id)).listJson };
     },
   }),
   endpoint({
@@ -80,8 +80,9 @@ export const userGroupEndpoints = [
     params: { direct_member_only: bool().default(false) },
     async handler({ ctx, user, params, path }) {
       requireMemberOrAdmin(user);
-      const group = await accessUserGroupForRead(ctx.db, user, pathInt(path.user_group_id));
-      return { members: await groupMemberIds(ctx.db, group.id, params.direct_member_only) };
+      const groups = await ctx.groups.of(user.realm_id);
+      const group = groups.access(pathInt(path.user_group_id));
+      return { members: params.direct_member_only ? group.members : groups.recursiveMembers(group.id) };
     },
   }),
   endpoint({
@@ -90,9 +91,11 @@ export const userGroupEndpoints = [
     params: { direct_member_only: bool().default(false) },
     async handler({ ctx, user, params, path }) {
       requireMemberOrAdmin(user);
-      const group = await accessUserGroupForRead(ctx.db, user, pathInt(path.user_group_id));
+      const groups = await ctx.groups.of(user.realm_id);
+      const group = groups.access(pathInt(path.user_group_id));
       const target = await accessUserById(ctx.db, user, pathInt(path.user_id), { allowDeactivated: false, allowBots: false });
-      return { is_user_group_member: (await groupMemberIds(ctx.db, group.id, params.direct_member_only)).includes(target.id) };
+      const members = params.direct_member_only ? group.members : groups.recursiveMembers(group.id);
+      return { is_user_group_member: members.includes(target.id) };
     },
   }),
   endpoint({
@@ -110,8 +113,9 @@ export const userGroupEndpoints = [
     params: { direct_subgroup_only: bool().default(false) },
     async handler({ ctx, user, params, path }) {
       requireMemberOrAdmin(user);
-      const group = await accessUserGroupForRead(ctx.db, user, pathInt(path.user_group_id));
-      return { subgroups: await groupSubgroupIds(ctx.db, group.id, params.direct_subgroup_only) };
+      const groups = await ctx.groups.of(user.realm_id);
+      const group = groups.access(pathInt(path.user_group_id));
+      return { subgroups: params.direct_subgroup_only ? group.direct_subgroup_ids : groups.recursiveSubgroups(group.id) };
     },
   }),
 ];

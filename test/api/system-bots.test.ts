@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, type Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { checkAction } from "../events/check-action.js";
 
 let server: TestServer;
 let botId: number;
@@ -69,5 +70,21 @@ describe("Notification Bot, the realm's system bot", () => {
     ]);
     // Created with the realm, right after its owner.
     expect(botId).toBe(server.users.desdemona.id + 1);
+  });
+
+  it("sends messages from Zulip's internal realm: sender_realm_str is zulipinternal in events and GET /messages", async () => {
+    const subscribe = () =>
+      server.as("iago").post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "Rialto" }]), principals: JSON.stringify([server.users.othello.id]) });
+    await server.as("iago").post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "Rialto" }]) });
+    const events = await checkAction(server, "othello", subscribe, { eventTypes: ["message"], expectEvents: ["message"] });
+    expect(events[0].message).toMatchObject({ sender_id: botId, sender_email: "notification-bot@zulip.com", sender_realm_str: "zulipinternal" });
+    const narrow = JSON.stringify([{ operator: "dm", operand: "notification-bot@zulip.com" }]);
+    const res = await server.as("othello").get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow });
+    expect(res.body.messages.map((m: Json) => [m.id, m.sender_realm_str])).toEqual([[events[0].message.id, "zulipinternal"]]);
+    const single = await server.as("othello").get(`/messages/${events[0].message.id}`);
+    expect(single.body.message.sender_realm_str).toBe("zulipinternal");
+    // Everyone else's messages name their own realm (the fixture organisation is the root domain, "").
+    const human = await server.as("othello").post("/messages", { type: "private", to: JSON.stringify(["notification-bot@zulip.com"]), content: "thanks" });
+    expect((await server.as("othello").get(`/messages/${human.body.id}`)).body.message.sender_realm_str).toBe("");
   });
 });

@@ -25,7 +25,7 @@ async function create(name: string, canMention: unknown): Promise<number> {
 
 async function refusal(who: "hamlet" | "iago" | "shiva" | "polonius", groupId: number): Promise<string | undefined> {
   try {
-    await checkUserGroupMentionAllowed(server.app.ctx.db, server.users[who], [groupId]);
+    checkUserGroupMentionAllowed(await server.app.ctx.groups.of(server.users[who].realm_id), server.users[who], [groupId]);
     return undefined;
   } catch (error) {
     if (error instanceof ApiError) return error.msg;

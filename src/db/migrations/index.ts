@@ -7,6 +7,7 @@ import { m005Messages } from "./005-messages.js";
 import { m006SystemBots } from "./006-system-bots.js";
 import { m007MessageSearch } from "./007-message-search.js";
 import { m008RealmEmoji } from "./008-realm-emoji.js";
+import { m009SignupConfirmations } from "./009-signup-confirmations.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "006-system-bots": m006SystemBots,
   "007-message-search": m007MessageSearch,
   "008-realm-emoji": m008RealmEmoji,
+  "009-signup-confirmations": m009SignupConfirmations,
 };

@@ -1,11 +1,14 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
-import type { InviteTable, MultiuseInviteTable } from "../schema.js";
+import type { InviteTable, MultiuseInviteTable, SignupConfirmationTable } from "../schema.js";
 
 /** An email invitation as stored. */
 export type InviteRow = Selectable<InviteTable>;
 /** A reusable invitation link as stored. */
 export type MultiuseInviteRow = Selectable<MultiuseInviteTable>;
+
+/** A reusable-link signup waiting for its address to be confirmed. */
+export type SignupConfirmationRow = Selectable<SignupConfirmationTable>;
 
 /** Invitation states (Zulip's confirmation STATUS_USED / STATUS_REVOKED; 0 is pending). */
 export const InviteStatus = { PENDING: 0, USED: 1, REVOKED: 2 } as const;
@@ -59,14 +62,15 @@ export async function deleteInvite(db: Db, id: number): Promise<void> {
   await db.deleteFrom("invite").where("id", "=", id).execute();
 }
 
-/** Deletes the other pending invitations of an address in a realm, once one has been used. */
-export async function deletePendingInvitesFor(db: Db, realmId: number, email: string): Promise<void> {
-  await db
+/** Deletes the other pending invitations of an address in a realm, once one has been used; returns how many. */
+export async function deletePendingInvitesFor(db: Db, realmId: number, email: string): Promise<number> {
+  const result = await db
     .deleteFrom("invite")
     .where("realm_id", "=", realmId)
     .where("status", "=", InviteStatus.PENDING)
     .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** A reusable link by id. */
@@ -100,4 +104,19 @@ export async function insertMultiuse(db: Db, row: Insertable<MultiuseInviteTable
 /** Marks a reusable link revoked. */
 export async function revokeMultiuse(db: Db, id: number): Promise<void> {
   await db.updateTable("multiuse_invite").set({ status: InviteStatus.REVOKED }).where("id", "=", id).execute();
+}
+
+/** A signup confirmation by key. */
+export function confirmationByKey(db: Db, key: string): Promise<SignupConfirmationRow | undefined> {
+  return db.selectFrom("signup_confirmation").selectAll().where("key", "=", key).executeTakeFirst();
+}
+
+/** Inserts a signup confirmation. */
+export async function insertConfirmation(db: Db, row: Insertable<SignupConfirmationTable>): Promise<void> {
+  await db.insertInto("signup_confirmation").values(row).execute();
+}
+
+/** Marks a signup confirmation used by the account it created. */
+export async function markConfirmationUsed(db: Db, id: number, userId: number): Promise<void> {
+  await db.updateTable("signup_confirmation").set({ status: InviteStatus.USED, created_user_id: userId }).where("id", "=", id).execute();
 }

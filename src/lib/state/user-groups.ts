@@ -1,5 +1,4 @@
 import type { ApiUserGroup } from "../../events/types.js";
-import { apiUserGroupsOfRealm } from "../user-groups.js";
 import type { StateSection } from "./types.js";
 
 /** realm_user_groups, and user_group events applied to it (Zulip's apply_event for user_group). */
@@ -7,7 +6,8 @@ export const userGroupSection: StateSection = {
   types: ["user_group"],
   async fetch(ctx, user, want, _opts, state) {
     if (!want("user_group")) return;
-    state.realm_user_groups = await apiUserGroupsOfRealm(ctx.db, user.realm_id);
+    // A copy: events that arrive while /register runs are applied to it in place.
+    state.realm_user_groups = structuredClone((await ctx.groups.of(user.realm_id)).list);
   },
   apply(state, event) {
     if (event.type !== "user_group" || !Array.isArray(state.realm_user_groups)) return;
