@@ -83,8 +83,10 @@ async function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, reques
 
 /** JSON.stringify, except that JsonText fields go in as their text. */
 function serialize(body: Record<string, unknown>): string {
+  let spliced = false;
+  for (const key in body) if (body[key] instanceof JsonText) spliced = true;
+  if (!spliced) return JSON.stringify(body);
   const entries = Object.entries(body).filter(([, value]) => value !== undefined);
-  if (!entries.some(([, value]) => value instanceof JsonText)) return JSON.stringify(body);
   return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value instanceof JsonText ? value.text : JSON.stringify(value)}`).join(",")}}`;
 }
 

@@ -123,9 +123,9 @@ describe("group reads follow every change at once", () => {
     touched();
     await loading;
     // Written behind the cache's back: only a fresh load can see it.
-    await ctx.db.insertInto("user_group_member").values({ group_id: sys["role:nobody"], user_id: polonius }).execute();
+    await ctx.store.write((tx) => tx.insertInto("user_group_member").values({ group_id: sys["role:nobody"], user_id: polonius }).execute());
     expect((await ctx.groups.of(realmId)).get(sys["role:nobody"])?.members).toEqual([polonius]);
-    await ctx.db.deleteFrom("user_group_member").where("group_id", "=", sys["role:nobody"]).execute();
+    await ctx.store.write((tx) => tx.deleteFrom("user_group_member").where("group_id", "=", sys["role:nobody"]).execute());
     touched();
     expect((await ctx.groups.of(realmId)).get(sys["role:nobody"])?.members).toEqual([]);
   });
