@@ -110,3 +110,17 @@ describe("POST /users/me/subscriptions: can_create_*_channel_group", () => {
     await setRealmProps(server, { can_create_private_channel_group: null });
   });
 });
+
+describe("POST /invites/multiuse: create_multiuse_invite_group", () => {
+  it("follows a stored group, through its subgroups", async () => {
+    const linkers = await nestedGroup("Linkers", [], ["hamlet"]);
+    await setRealmProps(server, { create_multiuse_invite_group: linkers });
+    const res = await server.as("hamlet").post("/invites/multiuse", {});
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(success({ invite_link: expect.stringMatching(/\/join\/[A-Za-z0-9]+\/$/) }));
+    expect((await server.as("iago").post("/invites/multiuse", {})).body).toEqual(error("Insufficient permission"));
+    await setRealmProps(server, { create_multiuse_invite_group: null });
+    expect((await server.as("iago").post("/invites/multiuse", {})).status).toBe(200);
+    expect((await server.as("hamlet").post("/invites/multiuse", {})).body).toEqual(error("Insufficient permission"));
+  });
+});
