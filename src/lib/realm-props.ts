@@ -3,12 +3,16 @@ import type { SystemGroups } from "./user-groups.js";
 
 /** One organisation setting from the realm's props JSON, or undefined when unset or unreadable. */
 export function realmProp(realm: RealmRow | undefined, key: string): unknown {
-  if (!realm) return undefined;
+  return realm ? realmProps(realm)[key] : undefined;
+}
+
+/** The realm's props JSON as an object (empty when unreadable). */
+export function realmProps(realm: RealmRow): Readonly<Record<string, unknown>> {
   try {
     const props: unknown = JSON.parse(realm.props);
-    return typeof props === "object" && props !== null && !Array.isArray(props) ? (props as Record<string, unknown>)[key] : undefined;
+    return typeof props === "object" && props !== null && !Array.isArray(props) ? (props as Record<string, unknown>) : {};
   } catch {
-    return undefined;
+    return {};
   }
 }
 

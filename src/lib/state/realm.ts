@@ -3,7 +3,7 @@ import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence
 import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
 import { SERVER_GENERATION } from "../../events/restart.js";
 import { realmGroupSettingsState } from "../realm-groups.js";
-import { REALM_DEFAULTS, realmProp } from "../realm-props.js";
+import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
 import type { StateSection } from "./types.js";
 
 /** Zulip's server constants that /register reports with the realm section. */
@@ -24,10 +24,8 @@ export const realmSection: StateSection = {
     const realm = await ctx.realms.get(user.realm_id);
     if (!realm) return;
     const url = ctx.config.externalUrl;
-    for (const [key, fallback] of Object.entries(REALM_DEFAULTS)) {
-      const value = realmProp(realm, key);
-      state[`realm_${key}`] = value === undefined ? fallback : value;
-    }
+    const props = realmProps(realm);
+    for (const [key, fallback] of Object.entries(REALM_DEFAULTS)) state[`realm_${key}`] = key in props ? props[key] : fallback;
     Object.assign(state, await realmGroupSettingsState(ctx.db, realm));
     const icon = `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`;
     Object.assign(state, {
