@@ -28,7 +28,8 @@ import {
 import { isAdmin } from "../lib/roles.js";
 import { randomToken } from "../lib/secrets.js";
 import { accessStreamById } from "../lib/streams.js";
-import { realmSetting, requireMemberOrAdmin } from "../lib/user-groups.js";
+import { realmSetting } from "../lib/realm-props.js";
+import { requireMemberOrAdmin } from "../lib/user-groups.js";
 
 /** What POST /invites and POST /invites/multiuse share, decoded. */
 export interface InviteOptions {

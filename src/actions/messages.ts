@@ -14,6 +14,7 @@ import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, s
 import { dmKey } from "../lib/narrow.js";
 import { alertWordCacheOf, alertWordsMatch } from "../lib/alert-words.js";
 import { renderContent, type Rendered } from "../lib/render.js";
+import { checkCanSendDirectMessage } from "../lib/dm-permissions.js";
 import { checkUserGroupMentionAllowed } from "../lib/user-groups.js";
 import { Role } from "../lib/roles.js";
 import { streamIdDoesNotExist } from "../lib/streams.js";
@@ -53,10 +54,11 @@ export function sentByHuman(client: string): boolean {
 export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: SendInput): Promise<number> {
   const destination = await resolveDestination(ctx.db, sender, input);
   const content = normalizeContent(input.content);
+  const realm = await ctx.realms.get(sender.realm_id);
   if (destination.kind === "stream") await checkCanSendToStream(ctx, sender, destination.stream);
+  else if (realm) await checkCanSendDirectMessage(ctx.db, realm, sender, await participantRows(ctx, destination.userIds));
   const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content);
   const readBySender = input.readBySender ?? sentByHuman(input.client);
-  const realm = await ctx.realms.get(sender.realm_id);
   if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));
   if (rendered.mentionedGroupIds.size > 0) checkUserGroupMentionAllowed(await ctx.groups.of(sender.realm_id), sender, rendered.mentionedGroupIds);
   // Read before the write: on SQLite the transaction holds the only connection.
@@ -91,6 +93,11 @@ async function resolveDestination(db: Db, sender: UserRow, input: SendInput): Pr
     ids.add(user.id);
   }
   return { kind: "direct", userIds: [...ids].sort((a, b) => a - b) };
+}
+
+async function participantRows(ctx: AppContext, ids: readonly number[]): Promise<UserRow[]> {
+  const users = await Promise.all(ids.map((id) => ctx.users.get(id)));
+  return users.filter((u): u is UserRow => u !== undefined);
 }
 
 /** Zulip's extract_stream_indicator: a JSON id, name or one-element list, else the raw name. */

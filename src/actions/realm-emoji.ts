@@ -17,7 +17,8 @@ import { emojiByName } from "../markdown/emoji-data.js";
 import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm-emoji.js";
 import { isAdmin } from "../lib/roles.js";
 import { randomToken } from "../lib/secrets.js";
-import { hasRolePolicy, realmSetting, requireMemberOrAdmin } from "../lib/user-groups.js";
+import { realmSetting } from "../lib/realm-props.js";
+import { hasRolePolicy, requireMemberOrAdmin } from "../lib/user-groups.js";
 
 /**
  * POST /realm/emoji/{name}: Zulip's checks in Zulip's order (members and administrators only,

@@ -66,7 +66,7 @@ export async function checkAddSubscriptions(ctx: AppContext, actor: UserRow, inp
       if (stream) {
         if (!existing.some((e) => e.id === stream.id)) existing.push(stream);
       } else if (!missing.some((m) => m.name.toLowerCase() === spec.name.toLowerCase())) {
-        checkCanCreateStream(realm, actor, spec, input.isDefaultStream);
+        await checkCanCreateStream(tx, realm, actor, spec, input.isDefaultStream);
         missing.push(spec);
       }
     }

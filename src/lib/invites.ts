@@ -4,7 +4,9 @@ import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { badRequest, ownerRequired } from "../http/errors.js";
 import { isAdmin, Role } from "./roles.js";
-import { hasRolePolicy, isUserInGroup, realmSetting, SystemGroups, systemGroupId } from "./user-groups.js";
+import { realmSetting } from "./realm-props.js";
+import { isInRealmGroupSetting } from "./realm-groups.js";
+import { hasRolePolicy } from "./user-groups.js";
 
 /** Zulip's INVITATION_LINK_VALIDITY_MINUTES default: 10 days. */
 export const DEFAULT_INVITE_VALIDITY_MINUTES = 14400;
@@ -56,9 +58,8 @@ export function canSubscribeOthers(user: UserRow, realm: RealmRow, now: number):
 }
 
 /** Whether a user may create reusable links: a member of create_multiuse_invite_group (default role:administrators). */
-export async function canCreateMultiuseInvite(db: Db, user: UserRow, realm: RealmRow): Promise<boolean> {
-  const groupId = realmSetting(realm, "create_multiuse_invite_group") ?? (await systemGroupId(db, realm.id, SystemGroups.ADMINISTRATORS));
-  return isUserInGroup(db, groupId, user.id);
+export function canCreateMultiuseInvite(db: Db, user: UserRow, realm: RealmRow): Promise<boolean> {
+  return isInRealmGroupSetting(db, realm, "create_multiuse_invite_group", user.id);
 }
 
 /** The signup link of an invitation key. */

@@ -28,6 +28,8 @@ export interface MessageSettings {
   wildcardMentionPolicy: number;
 }
 
+const defaults: Readonly<Record<string, unknown>> = REALM_DEFAULTS;
+
 /** The realm's message settings (absent props take the defaults /register reports). */
 export function messageSettings(realm: RealmRow | undefined): MessageSettings {
   let props: Record<string, unknown> = {};
@@ -38,7 +40,7 @@ export function messageSettings(realm: RealmRow | undefined): MessageSettings {
     props = {};
   }
   const num = (key: string, fallback: number | null): number | null => {
-    const v = key in props ? props[key] : REALM_DEFAULTS[key];
+    const v = key in props ? props[key] : defaults[key];
     return typeof v === "number" || v === null ? v : fallback;
   };
   return {

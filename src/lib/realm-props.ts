@@ -1,21 +1,26 @@
 import type { RealmRow } from "../db/queries/realms.js";
+import type { SystemGroups } from "./user-groups.js";
 
 /** One organisation setting from the realm's props JSON, or undefined when unset or unreadable. */
 export function realmProp(realm: RealmRow | undefined, key: string): unknown {
-  if (!realm) return undefined;
+  return realm ? realmProps(realm)[key] : undefined;
+}
+
+/** The realm's props JSON as an object (empty when unreadable). */
+export function realmProps(realm: RealmRow): Readonly<Record<string, unknown>> {
   try {
     const props: unknown = JSON.parse(realm.props);
-    return typeof props === "object" && props !== null && !Array.isArray(props) ? (props as Record<string, unknown>)[key] : undefined;
+    return typeof props === "object" && props !== null && !Array.isArray(props) ? (props as Record<string, unknown>) : {};
   } catch {
-    return undefined;
+    return {};
   }
 }
 
 /**
  * Organisation settings at their Zulip defaults (feature level 275), keyed without the `realm_`
- * prefix; a realm's `props` JSON overrides any of them.
+ * prefix; a realm's `props` JSON overrides any of them. /register sends each as `realm_<name>`.
  */
-export const REALM_DEFAULTS: Record<string, unknown> = {
+export const REALM_DEFAULTS = {
   add_custom_emoji_policy: 1,
   allow_edit_history: true,
   allow_message_editing: true,
@@ -43,6 +48,8 @@ export const REALM_DEFAULTS: Record<string, unknown> = {
   inline_image_preview: true,
   inline_url_embed_preview: false,
   invite_required: true,
+  invite_to_realm_policy: 1,
+  invite_to_stream_policy: 1,
   is_zephyr_mirror_realm: false,
   jitsi_server_url: null,
   logo_source: "D",
@@ -67,9 +74,52 @@ export const REALM_DEFAULTS: Record<string, unknown> = {
   send_welcome_emails: true,
   signup_announcements_stream_id: -1,
   upload_quota_mib: null,
+  user_group_edit_policy: 1,
   video_chat_provider: 1,
   waiting_period_threshold: 0,
   want_advertise_in_communities_directory: false,
   wildcard_mention_policy: 5,
   zulip_update_announcements_stream_id: -1,
+} satisfies Record<string, unknown>;
+
+/** Settings only a server administrator changes; /register does not send them. */
+export const REALM_LIMIT_DEFAULTS = {
+  /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX. */
+  max_invites: 100,
 };
+
+const SETTING_DEFAULTS = { ...REALM_DEFAULTS, ...REALM_LIMIT_DEFAULTS };
+
+type SettingName = keyof typeof SETTING_DEFAULTS;
+
+/** A realm setting from the realm's props, or its default when absent or of the wrong type. */
+export function realmSetting<K extends SettingName>(realm: RealmRow, name: K): (typeof SETTING_DEFAULTS)[K] {
+  const fallback = SETTING_DEFAULTS[name];
+  const value = realmProp(realm, name);
+  return typeof value === typeof fallback ? (value as typeof fallback) : fallback;
+}
+
+type SystemGroupName = (typeof SystemGroups)[keyof typeof SystemGroups];
+
+/**
+ * The realm settings that name a user group at feature level 275 (Zulip 9's
+ * REALM_PERMISSION_GROUP_SETTINGS), each with the system group it defaults to. A realm's props
+ * store a group id; /register sends `realm_<name>` as that id.
+ */
+export const REALM_GROUP_DEFAULTS = {
+  create_multiuse_invite_group: "role:administrators",
+  can_access_all_users_group: "role:everyone",
+  can_create_public_channel_group: "role:members",
+  can_create_private_channel_group: "role:members",
+  direct_message_initiator_group: "role:everyone",
+  direct_message_permission_group: "role:everyone",
+} as const satisfies Record<string, SystemGroupName>;
+
+/** The name of a group-valued realm setting. */
+export type RealmGroupSetting = keyof typeof REALM_GROUP_DEFAULTS;
+
+/** The group id a realm's props store for a group setting, or undefined when it keeps its default. */
+export function realmGroupProp(realm: RealmRow, name: string): number | undefined {
+  const value = realmProp(realm, name);
+  return typeof value === "number" && Number.isInteger(value) ? value : undefined;
+}

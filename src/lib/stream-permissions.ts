@@ -1,22 +1,15 @@
 import type { Db } from "../db/index.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
+import { isInRealmGroupSetting } from "./realm-groups.js";
+import { realmProp } from "./realm-props.js";
 import { Role } from "./roles.js";
 
-/** Realm policy values for channel creation (Zulip's CommonPolicyEnum plus the web-public ones). */
+/** Realm role-policy values (Zulip's CommonPolicyEnum plus the web-public ones). */
 const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, NOBODY: 6, OWNERS: 7 } as const;
 
-function prop(realm: RealmRow, key: string): unknown {
-  try {
-    const props: unknown = JSON.parse(realm.props);
-    return typeof props === "object" && props !== null ? (props as Record<string, unknown>)[key] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function numberProp(realm: RealmRow, key: string, fallback: number): number {
-  const value = prop(realm, key);
+  const value = realmProp(realm, key);
   return typeof value === "number" ? value : fallback;
 }
 
@@ -37,14 +30,9 @@ function allows(user: Pick<UserRow, "role">, policy: number): boolean {
   }
 }
 
-/** create_public_stream_policy (default: members). */
-export function canCreatePublicStreams(realm: RealmRow, user: Pick<UserRow, "role">): boolean {
-  return allows(user, numberProp(realm, "create_public_stream_policy", Policy.MEMBERS));
-}
-
-/** create_private_stream_policy (default: members). */
-export function canCreatePrivateStreams(realm: RealmRow, user: Pick<UserRow, "role">): boolean {
-  return allows(user, numberProp(realm, "create_private_stream_policy", Policy.MEMBERS));
+/** Membership of can_create_private_channel_group or can_create_public_channel_group (default: role:members). */
+export function canCreateStreams(db: Db, realm: RealmRow, user: Pick<UserRow, "id">, inviteOnly: boolean): Promise<boolean> {
+  return isInRealmGroupSetting(db, realm, inviteOnly ? "can_create_private_channel_group" : "can_create_public_channel_group", user.id);
 }
 
 /** create_web_public_stream_policy (default: owners). */
@@ -54,7 +42,7 @@ export function canCreateWebPublicStreams(realm: RealmRow, user: Pick<UserRow, "
 
 /** Web-public channels exist only where spectator access is enabled (off by default). */
 export function webPublicStreamsEnabled(realm: RealmRow): boolean {
-  return prop(realm, "enable_spectator_access") === true;
+  return realmProp(realm, "enable_spectator_access") === true;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { UserRow } from "../db/queries/users.js";
 import type { ApiUserGroup, GroupSettingValue } from "../events/types.js";
 import type { RealmGroups } from "./group-cache.js";
 import { badRequest } from "../http/errors.js";
+import { realmSetting } from "./realm-props.js";
 import { Role } from "./roles.js";
 
 /** Names of the system groups every realm has. */
@@ -58,37 +59,6 @@ const INVALID_NAME_PREFIXES = ["@", "role:", "user:", "stream:", "channel:"];
 
 /** Role-policy values of realm settings such as user_group_edit_policy (Zulip's CommonPolicyEnum). */
 export const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS: 7 } as const;
-
-/** Realm settings this area reads, at their Zulip defaults; the realm's props JSON overrides them. */
-const SETTING_DEFAULTS = {
-  user_group_edit_policy: Policy.MEMBERS as number,
-  invite_to_realm_policy: Policy.MEMBERS as number,
-  invite_to_stream_policy: Policy.MEMBERS as number,
-  add_custom_emoji_policy: Policy.MEMBERS as number,
-  waiting_period_threshold: 0,
-  invite_required: true,
-  /** Zulip's INVITES_DEFAULT_REALM_DAILY_MAX; a server administrator raises it per realm. */
-  max_invites: 100,
-  /** A group id; null means the default, role:administrators. */
-  create_multiuse_invite_group: null as number | null,
-};
-
-type SettingName = keyof typeof SETTING_DEFAULTS;
-
-/** A realm setting from the realm's props, or its default when absent or of the wrong type. */
-export function realmSetting<K extends SettingName>(realm: RealmRow, name: K): (typeof SETTING_DEFAULTS)[K] {
-  const fallback = SETTING_DEFAULTS[name];
-  let props: unknown;
-  try {
-    props = JSON.parse(realm.props);
-  } catch {
-    return fallback;
-  }
-  if (typeof props !== "object" || props === null) return fallback;
-  const value = (props as Record<string, unknown>)[name];
-  if (name === "create_multiuse_invite_group") return (typeof value === "number" ? value : fallback) as (typeof SETTING_DEFAULTS)[K];
-  return (typeof value === typeof fallback ? value : fallback) as (typeof SETTING_DEFAULTS)[K];
-}
 
 /** A member who joined less than waiting_period_threshold days ago (Zulip's is_provisional_member). */
 export function isProvisionalMember(user: Pick<UserRow, "role" | "date_joined">, realm: RealmRow, now: number): boolean {

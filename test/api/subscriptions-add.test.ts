@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createStreams, getChannels, setRealmProps } from "./streams-helpers.js";
+import { groupIdsByName } from "./user-groups-helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -118,14 +119,17 @@ describe("POST /users/me/subscriptions: creating channels", () => {
     await setRealmProps(server, { enable_spectator_access: false });
   });
 
-  it("honours the realm's creation policies", async () => {
-    await setRealmProps(server, { create_public_stream_policy: 2, create_private_stream_policy: 4 });
+  it("honours the realm's channel-creation groups", async () => {
+    const groups = await groupIdsByName(server);
+    await setRealmProps(server, { can_create_public_channel_group: groups["role:administrators"], can_create_private_channel_group: groups["role:moderators"] });
     expect((await subscribe("hamlet", { subscriptions: [{ name: "Policy public" }] })).body).toEqual(error("Insufficient permission"));
     expect((await subscribe("hamlet", { subscriptions: [{ name: "Policy private" }], invite_only: true })).body).toEqual(error("Insufficient permission"));
+    expect((await subscribe("shiva", { subscriptions: [{ name: "Policy public" }] })).body).toEqual(error("Insufficient permission"));
     expect((await subscribe("shiva", { subscriptions: [{ name: "Policy private" }], invite_only: true })).status).toBe(200);
+    expect((await subscribe("iago", { subscriptions: [{ name: "Policy public" }] })).status).toBe(200);
     // Subscribing to an existing channel needs no creation permission.
     expect((await subscribe("hamlet", { subscriptions: [{ name: "Denmark" }] })).status).toBe(200);
-    await setRealmProps(server, { create_public_stream_policy: 1, create_private_stream_policy: 1 });
+    await setRealmProps(server, { can_create_public_channel_group: groups["role:members"], can_create_private_channel_group: groups["role:members"] });
   });
 });
 

@@ -78,6 +78,10 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "register_queue_200_response_allOf_cross_realm_bots_inner", property: "is_billing_admin", definition: { type: "boolean" } },
   // Replaced by can_add_custom_emoji_group in Zulip 10.0 (feature level 307); sent at 275.
   { schema: "register_queue_200_response", property: "realm_add_custom_emoji_policy", definition: { type: "integer" } },
+  // Replaced by can_create_groups/can_manage_all_groups (FL 299), can_invite_users_group (FL 321) and can_add_subscribers_group (FL 341); sent at 275.
+  { schema: "register_queue_200_response", property: "realm_user_group_edit_policy", definition: { type: "integer" } },
+  { schema: "register_queue_200_response", property: "realm_invite_to_realm_policy", definition: { type: "integer" } },
+  { schema: "register_queue_200_response", property: "realm_invite_to_stream_policy", definition: { type: "integer" } },
   // dense_mode: a personal setting until Zulip 11 (feature level 364); sent at 275 in user_settings, the defaults and the legacy top level.
   { schema: "register_queue_200_response", property: "dense_mode", definition: { type: "boolean" } },
   { schema: "register_queue_200_response_allOf_user_settings", property: "dense_mode", definition: { type: "boolean" } },

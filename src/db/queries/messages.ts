@@ -54,6 +54,12 @@ export async function usersMutingSender(db: Db, userIds: readonly number[], send
   return new Set(rows.map((r) => r.user_id));
 }
 
+/** Whether the direct-message conversation of these participants (a dm_key) has any message. */
+export async function conversationHasMessages(db: Db, realmId: number, dmKey: string): Promise<boolean> {
+  const row = await db.selectFrom("message").select("id").where("dm_key", "=", dmKey).where("realm_id", "=", realmId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Inserts a message and returns its id. */
 export async function insertMessage(db: Db, row: Insertable<MessageTable>): Promise<number> {
   const { id } = await db.insertInto("message").values(row).returning("id").executeTakeFirstOrThrow();

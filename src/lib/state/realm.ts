@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
 import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
-import type { RealmRow } from "../../db/queries/realms.js";
 import { SERVER_GENERATION } from "../../events/restart.js";
-import { REALM_DEFAULTS } from "../realm-props.js";
+import { realmGroupSettingsState } from "../realm-groups.js";
+import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
 import type { StateSection } from "./types.js";
 
 /** Zulip's server constants that /register reports with the realm section. */
@@ -24,8 +24,9 @@ export const realmSection: StateSection = {
     const realm = await ctx.realms.get(user.realm_id);
     if (!realm) return;
     const url = ctx.config.externalUrl;
-    const settings = { ...REALM_DEFAULTS, ...realmProps(realm) };
-    for (const [key, value] of Object.entries(settings)) state[`realm_${key}`] = value;
+    const props = realmProps(realm);
+    for (const [key, fallback] of Object.entries(REALM_DEFAULTS)) state[`realm_${key}`] = key in props ? props[key] : fallback;
+    Object.assign(state, await realmGroupSettingsState(ctx.db, realm));
     const icon = `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`;
     Object.assign(state, {
       realm_name: realm.name,
@@ -78,12 +79,3 @@ export const realmSection: StateSection = {
   },
 };
 
-
-function realmProps(realm: RealmRow): Record<string, unknown> {
-  try {
-    const props: unknown = JSON.parse(realm.props);
-    return typeof props === "object" && props !== null && !Array.isArray(props) ? (props as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
