@@ -43,6 +43,9 @@ export class GroupCommitWriter {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) await this.db.connection().execute((conn) => this.runBatch(conn));
+    } catch (error) {
+      // No connection to be had (the store is closed): nothing queued can be written.
+      for (const job of this.queue.splice(0)) job.reject(error);
     } finally {
       this.draining = false;
     }

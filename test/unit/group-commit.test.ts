@@ -77,6 +77,13 @@ describe("SQLite group commit", () => {
     expect(await bodies()).toEqual(["before", "during"]);
   });
 
+  it("rejects writes once the store is closed, and keeps running", async () => {
+    await store.close();
+    await expect(store.write((tx) => insert(tx, "late"))).rejects.toThrow();
+    store = await openStore(`sqlite:${path.join(dir, "db.sqlite3")}`);
+    expect(await bodies()).toEqual([]);
+  });
+
   it("refuses writes through the read handle", async () => {
     await expect(insert(store.db, "nope")).rejects.toThrow(/readonly/);
   });
