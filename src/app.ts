@@ -70,7 +70,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // Zulip reads parameters only from form bodies; any other body is ignored, not refused.
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
-  await http.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
   http.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith(API_PREFIX) || request.url.startsWith("/json/")) {
@@ -85,7 +84,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId }, "request");
     });
   }
-  registerEndpoints(http, ctx, new RateLimiter(config.rateLimitPerMinute), allEndpoints);
+  // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
+  // hooks would otherwise run on every GET as well.
+  await http.register(async (withBodies) => {
+    await withBodies.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
+    registerEndpoints({ plain: http, withBodies }, ctx, new RateLimiter(config.rateLimitPerMinute), allEndpoints);
+  });
   registerSignupRoutes(http, ctx);
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);

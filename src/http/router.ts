@@ -20,8 +20,17 @@ declare module "fastify" {
   }
 }
 
-/** Registers endpoints under /api/v1, with Zulip's 405 and OPTIONS answers for each path. */
-export function registerEndpoints(app: FastifyInstance, ctx: AppContext, limiter: RateLimiter, endpoints: readonly Endpoint[]): void {
+/**
+ * Registers endpoints under /api/v1, with Zulip's 405 and OPTIONS answers for each path: GET
+ * endpoints on `plain`, those that take a body on `withBodies` (where multipart is parsed).
+ */
+export function registerEndpoints(
+  apps: { plain: FastifyInstance; withBodies: FastifyInstance },
+  ctx: AppContext,
+  limiter: RateLimiter,
+  endpoints: readonly Endpoint[],
+): void {
+  const app = apps.plain;
   const byPath = new Map<string, Endpoint[]>();
   for (const ep of endpoints) {
     const list = byPath.get(ep.path) ?? [];
@@ -31,7 +40,8 @@ export function registerEndpoints(app: FastifyInstance, ctx: AppContext, limiter
   for (const [path, list] of byPath) {
     const url = API_PREFIX + path;
     for (const ep of list) {
-      app.route({ method: ep.method, url, handler: (request, reply) => serve(ctx, limiter, ep, request, reply) });
+      const owner = ep.method === "GET" ? apps.plain : apps.withBodies;
+      owner.route({ method: ep.method, url, handler: (request, reply) => serve(ctx, limiter, ep, request, reply) });
     }
     const declared = list.map((ep) => ep.method as string);
     if (declared.includes("GET")) declared.push("HEAD");
