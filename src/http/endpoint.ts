@@ -6,13 +6,16 @@ import { readParams, type ParamShape, type ParamValues, type RawParams } from ".
 /** The HTTP methods endpoints are declared with. */
 export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
 
-/** What a handler returns: the endpoint's own fields, wrapped by the envelope. */
-export type Payload = Record<string, unknown>;
-
-/** A payload field already serialised, spliced into the response as is (large answers kept in memory). */
+/**
+ * JSON already serialised, spliced into the response as is: a payload field (a large answer kept
+ * in memory), or a whole payload object (a small answer asked for on every request).
+ */
 export class JsonText {
   constructor(readonly text: string) {}
 }
+
+/** What a handler returns: the endpoint's own fields, wrapped by the envelope. */
+export type Payload = Record<string, unknown> | JsonText;
 
 /** What a handler receives. */
 export interface Input<P, U> {

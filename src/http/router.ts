@@ -86,6 +86,12 @@ async function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, reques
   );
   if (reply.sent) return;
   const ignored = [...new Set(raw.keys())].filter((k) => !used.has(k)).sort();
+  if (payload instanceof JsonText) {
+    const fields = payload.text === "{}" ? "" : `,${payload.text.slice(1, -1)}`;
+    const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : "";
+    reply.type("application/json").send(`{"result":"success","msg":""${fields}${extra}}\n`);
+    return;
+  }
   const body: Record<string, unknown> = { result: "success", msg: "", ...payload };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
   reply.type("application/json").send(serialize(body) + "\n");

@@ -4,6 +4,7 @@ import type { Db } from "../db/index.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { UserRow } from "../db/queries/users.js";
 import { userByApiEmail, userById } from "../db/queries/users.js";
+import { JsonText } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { Role } from "./roles.js";
 import { systemBotAvatarUrl } from "./system-bots.js";
@@ -117,7 +118,7 @@ export async function loadProfileData(db: Db, realmId: number, userIds?: readonl
 }
 
 /** The GET /users/me object (own user: address always visible, avatar always a URL). */
-export function ownUser(user: UserRow, profile: readonly ProfileValueRow[], maxMessageId: number): Record<string, unknown> {
+function ownUser(user: UserRow, profile: readonly ProfileValueRow[], maxMessageId: number): Record<string, unknown> {
   const own: Record<string, unknown> = {
     avatar_url: gravatarUrl(user.delivery_email, user.avatar_version),
     avatar_version: user.avatar_version,
@@ -143,6 +144,24 @@ export function ownUser(user: UserRow, profile: readonly ProfileValueRow[], maxM
     own.profile_data = profileDataOf(profile);
   }
   return own;
+}
+
+/** No profile values: bots have none, and one shared list keeps their answer remembered. */
+export const NO_PROFILE: readonly ProfileValueRow[] = Object.freeze([]);
+
+const ownUserTexts = new WeakMap<UserRow, { profile: readonly ProfileValueRow[]; maxMessageId: number; text: JsonText }>();
+
+/**
+ * GET /users/me's answer, serialised once per state: the user cache hands out the same row and
+ * profile list until the user changes, so the text is kept for that row until either, or
+ * max_message_id, moves on.
+ */
+export function ownUserText(user: UserRow, profile: readonly ProfileValueRow[], maxMessageId: number): JsonText {
+  const kept = ownUserTexts.get(user);
+  if (kept && kept.profile === profile && kept.maxMessageId === maxMessageId) return kept.text;
+  const text = new JsonText(JSON.stringify(ownUser(user, profile, maxMessageId)));
+  ownUserTexts.set(user, { profile, maxMessageId, text });
+  return text;
 }
 
 /** A user of the caller's realm by id, or `No such user` (Zulip's access_user_by_id). */

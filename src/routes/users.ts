@@ -3,7 +3,7 @@ import { endpoint } from "../http/endpoint.js";
 import { adminRequired } from "../http/errors.js";
 import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
 import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
-import { accessUserByEmail, accessUserById, apiUser, checkFullName, loadProfileData, ownUser } from "../lib/users.js";
+import { accessUserByEmail, accessUserById, apiUser, checkFullName, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users.js";
 import { checkUpdateProfileData } from "../actions/profile-fields.js";
 import { isProfileValue } from "../lib/profile-fields.js";
 
@@ -29,8 +29,8 @@ export const userEndpoints = [
     path: "/users/me",
     params: {},
     async handler({ ctx, user }) {
-      const profile = user.is_bot ? [] : await ctx.users.profileOf(user);
-      return ownUser(user, profile, await ctx.users.maxMessageIdOf(user.id));
+      const profile = user.is_bot ? NO_PROFILE : await ctx.users.profileOf(user);
+      return ownUserText(user, profile, await ctx.users.maxMessageIdOf(user.id));
     },
   }),
   endpoint({
