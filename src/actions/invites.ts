@@ -107,7 +107,7 @@ export async function checkInviteUsers(ctx: AppContext, actor: UserRow, emailsRa
 export async function checkCreateMultiuseInvite(ctx: AppContext, actor: UserRow, opts: InviteOptions): Promise<string> {
   const realm = await realmOf(ctx, actor);
   requireMemberOrAdmin(actor);
-  if (!(await canCreateMultiuseInvite(ctx.db, actor, realm))) throw badRequest("Insufficient permission");
+  if (!canCreateMultiuseInvite(await ctx.groups.of(realm.id), actor, realm)) throw badRequest("Insufficient permission");
   checkRoleBasedPermissions(opts.inviteAs, actor, false);
   await checkInviteStreams(ctx, actor, realm, opts.streamIds);
   const now = ctx.clock.now();

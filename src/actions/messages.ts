@@ -56,7 +56,7 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
   const content = normalizeContent(input.content);
   const realm = await ctx.realms.get(sender.realm_id);
   if (destination.kind === "stream") await checkCanSendToStream(ctx, sender, destination.stream);
-  else if (realm) await checkCanSendDirectMessage(ctx.db, realm, sender, await participantRows(ctx, destination.userIds));
+  else if (realm) await checkCanSendDirectMessage(ctx.db, await ctx.groups.of(realm.id), realm, sender, await participantRows(ctx, destination.userIds));
   const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content);
   const readBySender = input.readBySender ?? sentByHuman(input.client);
   if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));

@@ -21,6 +21,7 @@ import { adminRequired, badRequest } from "../http/errors.js";
 import { isAdmin, Role } from "../lib/roles.js";
 import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
 import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
+import type { RealmGroups } from "../lib/group-cache.js";
 import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/stream-permissions.js";
 
 /** The settings a new channel is created with (POST /users/me/subscriptions). */
@@ -36,8 +37,8 @@ export interface NewStream {
 }
 
 /** Zulip's creation checks for one missing channel (list_to_streams), in Zulip's order. */
-export async function checkCanCreateStream(db: Db, realm: RealmRow, user: UserRow, spec: NewStream, isDefault: boolean): Promise<void> {
-  if (!(await canCreateStreams(db, realm, user, spec.inviteOnly))) throw badRequest("Insufficient permission");
+export function checkCanCreateStream(groups: RealmGroups, realm: RealmRow, user: UserRow, spec: NewStream, isDefault: boolean): void {
+  if (!canCreateStreams(groups, realm, user, spec.inviteOnly)) throw badRequest("Insufficient permission");
   if (isDefault && !isAdmin(user)) throw badRequest("Insufficient permission");
   if (spec.inviteOnly && isDefault) throw badRequest("A default channel cannot be private.");
   if (spec.isWebPublic) {

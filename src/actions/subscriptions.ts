@@ -58,6 +58,7 @@ export async function checkAddSubscriptions(ctx: AppContext, actor: UserRow, inp
     description: (s.description ?? "").replace(/\n/g, " "),
   }));
   for (const spec of specs) checkStreamName(spec.name);
+  const groups = await ctx.groups.of(realm.id);
   return write(ctx, async (tx, outbox) => {
     const existing: StreamRow[] = [];
     const missing: NewStream[] = [];
@@ -66,7 +67,7 @@ export async function checkAddSubscriptions(ctx: AppContext, actor: UserRow, inp
       if (stream) {
         if (!existing.some((e) => e.id === stream.id)) existing.push(stream);
       } else if (!missing.some((m) => m.name.toLowerCase() === spec.name.toLowerCase())) {
-        await checkCanCreateStream(tx, realm, actor, spec, input.isDefaultStream);
+        checkCanCreateStream(groups, realm, actor, spec, input.isDefaultStream);
         missing.push(spec);
       }
     }

@@ -4,8 +4,9 @@ import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { dmKey } from "./narrow.js";
+import type { RealmGroups } from "./group-cache.js";
 import { realmSettingGroup } from "./realm-groups.js";
-import { isUserInGroup, recursiveMemberIds, SystemGroups } from "./user-groups.js";
+import { SystemGroups } from "./user-groups.js";
 
 /**
  * Zulip 9's check_can_send_direct_message. Bots may always send, and a conversation of the sender
@@ -13,21 +14,21 @@ import { isUserInGroup, recursiveMemberIds, SystemGroups } from "./user-groups.j
  * direct_message_permission_group, and a sender outside direct_message_initiator_group may only
  * write where the conversation already has messages. `participants` includes the sender.
  */
-export async function checkCanSendDirectMessage(db: Db, realm: RealmRow, sender: UserRow, participants: readonly UserRow[]): Promise<void> {
+export async function checkCanSendDirectMessage(db: Db, groups: RealmGroups, realm: RealmRow, sender: UserRow, participants: readonly UserRow[]): Promise<void> {
   if (sender.is_bot) return;
   if (participants.every((u) => u.is_bot || u.id === sender.id)) return;
   const ids = participants.map((u) => u.id);
-  const permission = await realmSettingGroup(db, realm, "direct_message_permission_group");
+  const permission = realmSettingGroup(groups, realm, "direct_message_permission_group");
   if (permission.systemName !== SystemGroups.EVERYONE) {
-    const members = new Set(await recursiveMemberIds(db, permission.id));
+    const members = new Set(groups.recursiveMembers(permission.id));
     if (!ids.some((id) => members.has(id))) {
       if (permission.systemName === SystemGroups.NOBODY) throw badRequest("Direct messages are disabled in this organization.");
       throw badRequest("This conversation does not include any users who can authorize it.");
     }
   }
-  const initiator = await realmSettingGroup(db, realm, "direct_message_initiator_group");
+  const initiator = realmSettingGroup(groups, realm, "direct_message_initiator_group");
   if (initiator.systemName === SystemGroups.EVERYONE) return;
-  if (await isUserInGroup(db, initiator.id, sender.id)) return;
+  if (groups.recursiveMembers(initiator.id).includes(sender.id)) return;
   if (!(await conversationHasMessages(db, realm.id, dmKey(ids)))) {
     throw badRequest("You do not have permission to initiate direct message conversations.");
   }

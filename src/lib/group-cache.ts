@@ -27,6 +27,13 @@ export class RealmGroups {
     return this.byId.get(id);
   }
 
+  /** The realm's system group of this name (role:members …). */
+  system(name: string): ApiUserGroup {
+    const group = this.list.find((g) => g.is_system_group && g.name === name);
+    if (!group) throw new Error(`the realm has no system group ${name}`);
+    return group;
+  }
+
   /** A named group of the realm for reading: `Invalid user group` otherwise (Zulip's access_user_group_to_read_membership). */
   access(id: number): ApiUserGroup {
     const group = this.byId.get(id);
@@ -86,7 +93,7 @@ export class GroupCache {
 
   constructor(private readonly db: Db) {}
 
-  /** A realm's groups. Never call inside a write transaction: a miss reads through `ctx.db`. */
+  /** A realm's groups, as last committed (a miss reads through `ctx.db`, never a transaction). */
   async of(realmId: number): Promise<RealmGroups> {
     return this.realms.get(realmId) ?? this.loading.get(realmId) ?? this.load(realmId);
   }

@@ -5,6 +5,7 @@ import type { UserRow } from "../db/queries/users.js";
 import { badRequest, ownerRequired } from "../http/errors.js";
 import { isAdmin, Role } from "./roles.js";
 import { realmSetting } from "./realm-props.js";
+import type { RealmGroups } from "./group-cache.js";
 import { isInRealmGroupSetting } from "./realm-groups.js";
 import { hasRolePolicy } from "./user-groups.js";
 
@@ -58,8 +59,8 @@ export function canSubscribeOthers(user: UserRow, realm: RealmRow, now: number):
 }
 
 /** Whether a user may create reusable links: a member of create_multiuse_invite_group (default role:administrators). */
-export function canCreateMultiuseInvite(db: Db, user: UserRow, realm: RealmRow): Promise<boolean> {
-  return isInRealmGroupSetting(db, realm, "create_multiuse_invite_group", user.id);
+export function canCreateMultiuseInvite(groups: RealmGroups, user: UserRow, realm: RealmRow): boolean {
+  return isInRealmGroupSetting(groups, realm, "create_multiuse_invite_group", user.id);
 }
 
 /** The signup link of an invitation key. */

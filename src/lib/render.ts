@@ -1,6 +1,7 @@
 import type { AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { activeStreamsOfRealm } from "../db/queries/streams.js";
+import { membersOfGroups, recursiveSubgroupIds } from "../db/queries/user-groups.js";
 import { realmEmojiOfRealm } from "../db/queries/realm-emoji.js";
 import { usersOfRealm } from "../db/queries/users.js";
 import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResult } from "../markdown/index.js";
@@ -21,7 +22,7 @@ export async function renderContent(ctx: AppContext, db: Db, realmId: number, co
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
   const renderCtx: RenderContext = customEmoji.size > 0 ? { ...base, realmEmoji: (name) => customEmoji.get(name) } : base;
   const result = renderMarkdown(content, renderCtx);
-  const groupMemberIds = result.mentionedGroupIds.size > 0 ? await groupMembers(db, [...result.mentionedGroupIds]) : new Set<number>();
+  const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);
   return { ...result, groupMemberIds };
 }
 
@@ -54,18 +55,4 @@ async function realmRenderContext(db: Db, realmId: number, realmUrl: string): Pr
     channelByName: (name) => streams.get(name.toLowerCase()),
     realmUrl,
   };
-}
-
-/** Members of groups, following subgroups. */
-async function groupMembers(db: Db, groupIds: number[]): Promise<Set<number>> {
-  const seen = new Set<number>(groupIds);
-  const members = new Set<number>();
-  let frontier = groupIds;
-  while (frontier.length > 0) {
-    for (const r of await db.selectFrom("user_group_member").select("user_id").where("group_id", "in", frontier).execute()) members.add(r.user_id);
-    const subs = await db.selectFrom("user_group_subgroup").select("subgroup_id").where("supergroup_id", "in", frontier).execute();
-    frontier = subs.map((s) => s.subgroup_id).filter((id) => !seen.has(id));
-    for (const id of frontier) seen.add(id);
-  }
-  return members;
 }

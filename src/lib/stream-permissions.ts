@@ -1,6 +1,7 @@
 import type { Db } from "../db/index.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
+import type { RealmGroups } from "./group-cache.js";
 import { isInRealmGroupSetting } from "./realm-groups.js";
 import { realmProp } from "./realm-props.js";
 import { Role } from "./roles.js";
@@ -31,8 +32,8 @@ function allows(user: Pick<UserRow, "role">, policy: number): boolean {
 }
 
 /** Membership of can_create_private_channel_group or can_create_public_channel_group (default: role:members). */
-export function canCreateStreams(db: Db, realm: RealmRow, user: Pick<UserRow, "id">, inviteOnly: boolean): Promise<boolean> {
-  return isInRealmGroupSetting(db, realm, inviteOnly ? "can_create_private_channel_group" : "can_create_public_channel_group", user.id);
+export function canCreateStreams(groups: RealmGroups, realm: RealmRow, user: Pick<UserRow, "id">, inviteOnly: boolean): boolean {
+  return isInRealmGroupSetting(groups, realm, inviteOnly ? "can_create_private_channel_group" : "can_create_public_channel_group", user.id);
 }
 
 /** create_web_public_stream_policy (default: owners). */

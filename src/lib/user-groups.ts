@@ -5,11 +5,9 @@ import {
   directSubgroupIds,
   groupsOfRealm,
   membershipsOfRealm,
-  membersOfGroups,
   namedGroupById,
   namedGroupByName,
   realmUsersByIds,
-  recursiveSubgroupIds,
   subgroupLinksOfRealm,
   type UserGroupRow,
 } from "../db/queries/user-groups.js";
@@ -142,16 +140,6 @@ export async function systemGroupId(db: Db, realmId: number, name: string): Prom
   const group = await namedGroupByName(db, realmId, name);
   if (!group?.is_system_group) throw new Error(`realm ${realmId} has no system group ${name}`);
   return group.id;
-}
-
-/** Ids of every user in a group, through subgroups too, ascending. */
-export async function recursiveMemberIds(db: Db, groupId: number): Promise<number[]> {
-  return membersOfGroups(db, await recursiveSubgroupIds(db, [groupId]));
-}
-
-/** Whether a user belongs to a group directly or through its subgroups. */
-export async function isUserInGroup(db: Db, groupId: number, userId: number): Promise<boolean> {
-  return (await recursiveMemberIds(db, groupId)).includes(userId);
 }
 
 /**

@@ -26,7 +26,7 @@ export const realmSection: StateSection = {
     const url = ctx.config.externalUrl;
     const props = realmProps(realm);
     for (const [key, fallback] of Object.entries(REALM_DEFAULTS)) state[`realm_${key}`] = key in props ? props[key] : fallback;
-    Object.assign(state, await realmGroupSettingsState(ctx.db, realm));
+    Object.assign(state, realmGroupSettingsState(await ctx.groups.of(realm.id), realm));
     const icon = `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`;
     Object.assign(state, {
       realm_name: realm.name,
