@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
-import { readParams, type ParamShape, type ParamValues, type RawParams } from "./params.js";
+import type { MaybePromise } from "../lib/maybe-promise.js";
+import type { ParamShape, ParamValues } from "./params.js";
 
 /** The HTTP methods endpoints are declared with. */
 export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
@@ -11,7 +12,15 @@ export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
  * in memory), or a whole payload object (a small answer asked for on every request).
  */
 export class JsonText {
+  private whole: string | undefined;
+
   constructor(readonly text: string) {}
+
+  /** The success envelope around this payload, built once: a kept answer is sent again and again. */
+  envelope(): string {
+    this.whole ??= `{"result":"success","msg":""${this.text === "{}" ? "" : `,${this.text.slice(1, -1)}`}}\n`;
+    return this.whole;
+  }
 }
 
 /** What a handler returns: the endpoint's own fields, wrapped by the envelope. */
@@ -35,15 +44,16 @@ export interface Endpoint {
   path: string;
   auth: "user" | "none";
   params: ParamShape;
-  /** Handles an authenticated (or, for auth "none", anonymous) request. */
-  run(input: Input<Record<string, unknown>, UserRow | undefined>, raw: RawParams): Promise<{ payload: Payload; used: Set<string> }>;
+  /** Handles an authenticated (or, for auth "none", anonymous) request, its parameters read. */
+  handler(input: Input<Record<string, unknown>, UserRow | undefined>): MaybePromise<Payload>;
 }
 
 interface Definition<S extends ParamShape, U> {
   method: Method;
   path: string;
   params: S;
-  handler: (input: Input<ParamValues<S>, U>) => Promise<Payload>;
+  /** Usually async; one that can answer from memory may return its payload directly. */
+  handler: (input: Input<ParamValues<S>, U>) => MaybePromise<Payload>;
 }
 
 /** Declares an endpoint that requires HTTP Basic authentication. */
@@ -57,15 +67,6 @@ export function publicEndpoint<S extends ParamShape>(def: Definition<S, undefine
 }
 
 function build<S extends ParamShape, U>(def: Definition<S, U>, auth: "user" | "none"): Endpoint {
-  return {
-    method: def.method,
-    path: def.path,
-    auth,
-    params: def.params,
-    async run(input, raw) {
-      const { values, used } = readParams(def.params, raw);
-      const payload = await def.handler({ ...input, user: input.user as U, params: values });
-      return { payload, used };
-    },
-  };
+  // The router reads `params` by this same shape and checks the caller per `auth`.
+  return { method: def.method, path: def.path, auth, params: def.params, handler: def.handler as Endpoint["handler"] };
 }

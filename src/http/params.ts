@@ -42,7 +42,7 @@ export type ParamValues<S extends ParamShape> = { [K in keyof S]: S[K] extends P
 /** Where raw values are looked up: the body first, then the query string (Zulip does the same). */
 export interface RawParams {
   get(name: string): string | undefined;
-  keys(): Iterable<string>;
+  keys(): string[];
 }
 
 /** Reads every declared parameter and returns the values plus the names that were consumed. */

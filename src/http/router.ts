@@ -3,9 +3,10 @@ import type { Logger } from "pino";
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate } from "./auth.js";
-import { JsonText, type Endpoint } from "./endpoint.js";
+import type { MaybePromise } from "../lib/maybe-promise.js";
+import { JsonText, type Endpoint, type Payload } from "./endpoint.js";
 import { ApiError } from "./errors.js";
-import type { RawParams } from "./params.js";
+import { readParams, type RawParams } from "./params.js";
 import type { RateLimiter } from "./rate-limit.js";
 
 /** The prefix every REST path is served under. */
@@ -67,29 +68,44 @@ export function registerEndpoints(
   }
 }
 
-async function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  let user: UserRow | undefined;
-  if (ep.auth === "user") {
-    user = await authenticate(ctx, request.headers.authorization);
-    request.userId = user.id;
-    const state = limiter.hit(user.id, ctx.clock.now());
-    if (state) {
-      reply.header("X-RateLimit-Limit", String(state.limit));
-      reply.header("X-RateLimit-Remaining", String(state.remaining));
-      reply.header("X-RateLimit-Reset", String(state.reset));
-    }
+/**
+ * Runs one endpoint. Without a wait anywhere (the caller and the answer known from memory) it
+ * answers in the same turn; each step that must wait continues in a promise.
+ */
+function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  if (ep.auth === "none") return handle(ctx, ep, request, reply, undefined);
+  const user = authenticate(ctx, request.headers.authorization);
+  if (user instanceof Promise) return user.then((found) => serveUser(ctx, limiter, ep, request, reply, found));
+  return serveUser(ctx, limiter, ep, request, reply, user);
+}
+
+function serveUser(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow): MaybePromise<void> {
+  request.userId = user.id;
+  const state = limiter.hit(user.id, ctx.clock.now());
+  if (state) {
+    reply.header("X-RateLimit-Limit", String(state.limit));
+    reply.header("X-RateLimit-Remaining", String(state.remaining));
+    reply.header("X-RateLimit-Reset", String(state.reset));
   }
+  return handle(ctx, ep, request, reply, user);
+}
+
+function handle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined): MaybePromise<void> {
   const raw = rawParams(request);
-  const { payload, used } = await ep.run(
-    { ctx, user, params: {}, path: (request.params ?? {}) as Record<string, string>, request, reply },
-    raw,
-  );
+  const { values, used } = readParams(ep.params, raw);
+  const path = (request.params ?? {}) as Record<string, string>;
+  const payload = ep.handler({ ctx, user, params: values, path, request, reply });
+  if (payload instanceof Promise) return payload.then((answer) => respond(reply, answer, raw, used));
+  respond(reply, payload, raw, used);
+}
+
+function respond(reply: FastifyReply, payload: Payload, raw: RawParams, used: Set<string>): void {
   if (reply.sent) return;
-  const ignored = [...new Set(raw.keys())].filter((k) => !used.has(k)).sort();
+  const sent = raw.keys();
+  const ignored = sent.length === 0 ? sent : [...new Set(sent)].filter((k) => !used.has(k)).sort();
   if (payload instanceof JsonText) {
-    const fields = payload.text === "{}" ? "" : `,${payload.text.slice(1, -1)}`;
     const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : "";
-    reply.type("application/json").send(`{"result":"success","msg":""${fields}${extra}}\n`);
+    reply.type("application/json").send(extra === "" ? payload.envelope() : `${payload.envelope().slice(0, -2)}${extra}}\n`);
     return;
   }
   const body: Record<string, unknown> = { result: "success", msg: "", ...payload };
@@ -108,23 +124,25 @@ function serialize(body: Record<string, unknown>): string {
 
 /** Body fields first, then the query string; a repeated field counts by its last value. */
 function rawParams(request: FastifyRequest): RawParams {
-  const body = asStringMap(request.body);
-  const query = asStringMap(request.query);
+  const { body, query } = request;
   return {
-    get: (name) => body.get(name) ?? query.get(name),
-    keys: () => [...body.keys(), ...query.keys()],
+    get: (name) => field(body, name) ?? field(query, name),
+    keys: () => [...fieldNames(body), ...fieldNames(query)],
   };
 }
 
-function asStringMap(source: unknown): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof source !== "object" || source === null) return out;
-  for (const [key, value] of Object.entries(source)) {
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
-    if (typeof last === "string") out.set(key, last);
-    else if (Buffer.isBuffer(last)) out.set(key, last.toString("utf8"));
-  }
-  return out;
+/** A form field's value as text: the last when repeated; files and other values are not parameters. */
+function field(source: unknown, name: string): string | undefined {
+  if (typeof source !== "object" || source === null || !Object.hasOwn(source, name)) return undefined;
+  const value = (source as Record<string, unknown>)[name];
+  const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typeof last === "string") return last;
+  return Buffer.isBuffer(last) ? last.toString("utf8") : undefined;
+}
+
+function fieldNames(source: unknown): string[] {
+  if (typeof source !== "object" || source === null) return [];
+  return Object.keys(source).filter((name) => field(source, name) !== undefined);
 }
 
 /** Turns any thrown value into Zulip's error envelope; unexpected errors become a logged 500. */

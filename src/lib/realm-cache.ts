@@ -1,5 +1,6 @@
 import type { Db } from "../db/index.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
+import type { MaybePromise } from "./maybe-promise.js";
 
 /** Realms by id, in memory; actions that change a realm call `forget` after their commit. */
 export class RealmCache {
@@ -7,10 +8,12 @@ export class RealmCache {
 
   constructor(private readonly db: Db) {}
 
-  /** The realm with this id, or undefined. */
-  async get(id: number): Promise<RealmRow | undefined> {
-    const cached = this.byId.get(id);
-    if (cached) return cached;
+  /** The realm with this id, or undefined; at once when cached. */
+  get(id: number): MaybePromise<RealmRow | undefined> {
+    return this.byId.get(id) ?? this.load(id);
+  }
+
+  private async load(id: number): Promise<RealmRow | undefined> {
     const row = await realmById(this.db, id);
     if (row) this.byId.set(id, row);
     return row;

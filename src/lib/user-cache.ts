@@ -3,6 +3,7 @@ import { maxReceivedMessageId } from "../db/queries/messages.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { QueuedEvent } from "../events/types.js";
 import { userByApiKey, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
+import type { MaybePromise } from "./maybe-promise.js";
 
 /**
  * Users by id and by API key, kept in memory for the hot path (every request authenticates).
@@ -21,22 +22,14 @@ export class UserCache {
 
   constructor(private readonly db: Db) {}
 
-  /** The user with this API key, or undefined. */
-  async byApiKey(apiKey: string): Promise<UserRow | undefined> {
-    const cached = this.byKey.get(apiKey);
-    if (cached) return cached;
-    const row = await userByApiKey(this.db, apiKey);
-    if (row) this.remember(row);
-    return row;
+  /** The user with this API key, or undefined; at once when cached (every request asks). */
+  byApiKey(apiKey: string): MaybePromise<UserRow | undefined> {
+    return this.byKey.get(apiKey) ?? this.load(userByApiKey(this.db, apiKey));
   }
 
   /** The user with this id, or undefined. */
   async get(id: number): Promise<UserRow | undefined> {
-    const cached = this.byId.get(id);
-    if (cached) return cached;
-    const row = await userById(this.db, id);
-    if (row) this.remember(row);
-    return row;
+    return this.byId.get(id) ?? this.load(userById(this.db, id));
   }
 
   /**
@@ -52,22 +45,24 @@ export class UserCache {
     return rows;
   }
 
-  /** A user's custom profile field values. */
-  async profileOf(user: UserRow): Promise<ProfileValueRow[]> {
+  /** A user's custom profile field values; at once when cached. */
+  profileOf(user: UserRow): MaybePromise<ProfileValueRow[]> {
     const cached = this.profiles.get(user.id);
     if (cached) return cached;
-    const rows = await profileValuesOfUsers(this.db, user.realm_id, [user.id]);
-    this.profiles.set(user.id, rows);
-    return rows;
+    return profileValuesOfUsers(this.db, user.realm_id, [user.id]).then((rows) => {
+      this.profiles.set(user.id, rows);
+      return rows;
+    });
   }
 
-  /** The id of the newest message the user has a row for, or -1 (GET /users/me max_message_id). */
-  async maxMessageIdOf(userId: number): Promise<number> {
+  /** The id of the newest message the user has a row for, or -1 (GET /users/me max_message_id); at once when cached. */
+  maxMessageIdOf(userId: number): MaybePromise<number> {
     const cached = this.maxMessageIds.get(userId);
     if (cached !== undefined) return cached;
-    const id = await maxReceivedMessageId(this.db, userId);
-    this.maxMessageIds.set(userId, id);
-    return id;
+    return maxReceivedMessageId(this.db, userId).then((id) => {
+      this.maxMessageIds.set(userId, id);
+      return id;
+    });
   }
 
   /**
@@ -109,8 +104,12 @@ export class UserCache {
     this.realmListsVersion++;
   }
 
-  private remember(row: UserRow): void {
-    this.byId.set(row.id, row);
-    this.byKey.set(row.api_key, row);
+  private async load(read: Promise<UserRow | undefined>): Promise<UserRow | undefined> {
+    const row = await read;
+    if (row) {
+      this.byId.set(row.id, row);
+      this.byKey.set(row.api_key, row);
+    }
+    return row;
   }
 }

@@ -5,6 +5,7 @@ import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } 
 import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
 import { accessUserByEmail, accessUserById, apiUser, checkFullName, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users.js";
 import { checkUpdateProfileData } from "../actions/profile-fields.js";
+import { whenBoth } from "../lib/maybe-promise.js";
 import { isProfileValue } from "../lib/profile-fields.js";
 
 const listParams = {
@@ -28,9 +29,10 @@ export const userEndpoints = [
     method: "GET",
     path: "/users/me",
     params: {},
-    async handler({ ctx, user }) {
-      const profile = user.is_bot ? NO_PROFILE : await ctx.users.profileOf(user);
-      return ownUserText(user, profile, await ctx.users.maxMessageIdOf(user.id));
+    handler({ ctx, user }) {
+      // Asked by every client on every start: answered from memory without a wait.
+      const profile = user.is_bot ? NO_PROFILE : ctx.users.profileOf(user);
+      return whenBoth(profile, ctx.users.maxMessageIdOf(user.id), (p, maxId) => ownUserText(user, p, maxId));
     },
   }),
   endpoint({
