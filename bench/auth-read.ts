@@ -87,11 +87,11 @@ function load(url: string, headers: Record<string, string>): Promise<number> {
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-"));
   const env = { ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: "19991", ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0" };
-  const rookery = await start(["node", path.join(ROOT, "dist/src/main.js"), "serve"], env, "Rookery is serving");
+  const rookery = await start(["node", path.join(ROOT, "dist/rookery.js"), "serve"], env, "Rookery is serving");
   await new Promise((r) => setTimeout(r, 1000));
   const idleRss = rssMb(rookery.child.pid!);
   const apiKey = await new Promise<string>((resolve, reject) => {
-    const c = spawn("node", [path.join(ROOT, "dist/src/main.js"), "api-key", "--email", "owner@rookery.local"], { env: { ...process.env, ...env } });
+    const c = spawn("node", [path.join(ROOT, "dist/rookery.js"), "api-key", "--email", "owner@rookery.local"], { env: { ...process.env, ...env } });
     let out = "";
     c.stdout.on("data", (d: Buffer) => (out += d.toString()));
     c.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error("api-key failed"))));

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: it holds off the young generation's growth while the rest loads.
+import { allowYoungGenerationGrowth } from "./heap.js";
 import { Command, Option } from "commander";
 import { createContext } from "./app.js";
 import { createRealm } from "./actions/realms.js";
@@ -21,6 +23,7 @@ program
   .description("run the server (the default command)")
   .action(async () => {
     await serve(config());
+    allowYoungGenerationGrowth();
   });
 
 program

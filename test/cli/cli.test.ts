@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const MAIN = path.join(ROOT, "dist/src/main.js");
+const MAIN = path.join(ROOT, "dist/rookery.js");
 let dataDir: string;
 
 beforeAll(async () => {
-  await run("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
+  await run("npm", ["run", "build", "--silent"], { cwd: ROOT });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-cli-"));
 }, 120_000);
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
