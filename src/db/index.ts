@@ -49,6 +49,11 @@ async function openSqlite(file: string): Promise<Store> {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+  // A checkpoint copies the WAL's pages into the database file and syncs it, on this thread. A
+  // message dirties a page or two per recipient, the same pages message after message, so one
+  // checkpoint per 10,000 WAL pages (about 40 MB) copies each page once where ten checkpoints of
+  // 1,000 would copy it ten times: 2,750 → 3,500 messages/s in a raw loop.
+  database.pragma("wal_autocheckpoint = 10000");
   // The message table's triggers keep the search index with this function; only the writer needs it.
   registerSearchText(database);
   const writeDb = new Kysely<Database>({ dialect: sqliteDialect(database) });
