@@ -100,8 +100,13 @@ async function participantRows(ctx: AppContext, ids: readonly number[]): Promise
   return users.filter((u): u is UserRow => u !== undefined);
 }
 
+// What JSON text can start with. A channel name usually cannot, and a failed JSON.parse builds
+// an exception with a stack trace: about a tenth of a send's JavaScript time.
+const MAY_BE_JSON = /^\s*[[{"\d\-tfn]/;
+
 /** Zulip's extract_stream_indicator: a JSON id, name or one-element list, else the raw name. */
 function streamIndicator(raw: string): string | number {
+  if (!MAY_BE_JSON.test(raw)) return raw;
   let data: unknown;
   try {
     data = JSON.parse(raw);
