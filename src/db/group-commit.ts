@@ -1,5 +1,5 @@
 import type SQLite from "better-sqlite3";
-import { sql } from "kysely";
+import { CompiledQuery } from "kysely";
 import type { Db } from "./index.js";
 
 interface Job {
@@ -10,6 +10,14 @@ interface Job {
 
 /** How many writes may share one transaction before waiting readers get the connection. */
 const MAX_BATCH = 64;
+
+// Compiled once: three of them run for every write.
+const BEGIN = CompiledQuery.raw("begin immediate");
+const SAVEPOINT = CompiledQuery.raw("savepoint w");
+const RELEASE = CompiledQuery.raw("release w");
+const ROLLBACK_TO = CompiledQuery.raw("rollback to w");
+const COMMIT = CompiledQuery.raw("commit");
+const ROLLBACK = CompiledQuery.raw("rollback");
 
 /**
  * Group commit for SQLite: writes that arrive while a write transaction is open join it, each
@@ -55,29 +63,29 @@ export class GroupCommitWriter {
   private async runBatch(conn: Db): Promise<void> {
     const done: { job: Job; value: unknown }[] = [];
     try {
-      await sql`begin immediate`.execute(conn);
+      await conn.executeQuery(BEGIN);
     } catch (error) {
       for (const job of this.queue.splice(0)) job.reject(error);
       return;
     }
     for (let taken = 0; taken < MAX_BATCH && this.queue.length > 0; taken++) {
       const job = this.queue.shift() as Job;
-      await sql`savepoint w`.execute(conn);
+      await conn.executeQuery(SAVEPOINT);
       try {
         const value = await job.fn(conn);
-        await sql`release w`.execute(conn);
+        await conn.executeQuery(RELEASE);
         done.push({ job, value });
       } catch (error) {
         job.reject(error);
         if (!this.database.inTransaction) return this.failAll(done, error);
-        await sql`rollback to w`.execute(conn);
-        await sql`release w`.execute(conn);
+        await conn.executeQuery(ROLLBACK_TO);
+        await conn.executeQuery(RELEASE);
       }
     }
     try {
-      await sql`commit`.execute(conn);
+      await conn.executeQuery(COMMIT);
     } catch (error) {
-      if (this.database.inTransaction) await sql`rollback`.execute(conn);
+      if (this.database.inTransaction) await conn.executeQuery(ROLLBACK);
       return this.failAll(done, error);
     }
     for (const { job, value } of done) job.resolve(value);
