@@ -87,7 +87,8 @@ function load(url: string, headers: Record<string, string>): Promise<number> {
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-"));
   const env = { ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: "19991", ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0" };
-  const rookery = await start(["node", path.join(ROOT, "dist/rookery.js"), "serve"], env, "Rookery is serving");
+  // As `npm start` runs it: the file itself, so its #! line gives node its flags.
+  const rookery = await start([path.join(ROOT, "dist/rookery.js"), "serve"], env, "Rookery is serving");
   await new Promise((r) => setTimeout(r, 1000));
   const idleRss = rssMb(rookery.child.pid!);
   const apiKey = await new Promise<string>((resolve, reject) => {
