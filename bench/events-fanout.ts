@@ -23,6 +23,9 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { runUnderServerFlags } from "./server-flags.js";
+
+runUnderServerFlags(import.meta.filename);
 
 const SCRIPT = import.meta.filename;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

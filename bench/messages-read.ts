@@ -11,6 +11,9 @@ import path from "node:path";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { runUnderServerFlags } from "./server-flags.js";
+
+runUnderServerFlags(import.meta.filename);
 
 const FILE = process.argv[2] ?? path.join(os.tmpdir(), "rookery-bench-1m.sqlite3");
 const RUNS = Number(process.argv[3] ?? 30);

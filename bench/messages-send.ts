@@ -18,6 +18,9 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
+import { runUnderServerFlags } from "./server-flags.js";
+
+runUnderServerFlags(import.meta.filename);
 
 const SECONDS = Number(process.argv[2] ?? 10);
 

@@ -17,6 +17,9 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
+import { runUnderServerFlags } from "./server-flags.js";
+
+runUnderServerFlags(import.meta.filename);
 
 const SECONDS = Number(process.argv[2] ?? 8);
 const CONNECTIONS = Number(process.argv[3] ?? 8);

@@ -16,6 +16,9 @@ import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { Role } from "../src/lib/roles.js";
+import { runUnderServerFlags } from "./server-flags.js";
+
+runUnderServerFlags(import.meta.filename);
 
 const RUNS = Number(process.argv[2] ?? 40);
 const USERS = 1000;

@@ -8,6 +8,9 @@
 import { checkCreateUser } from "../src/actions/users.js";
 import { Role } from "../src/lib/roles.js";
 import { startServer } from "../test/harness/server.js";
+import { runUnderServerFlags } from "./server-flags.js";
+
+runUnderServerFlags(import.meta.filename);
 
 /** The part of autocannon's API used here (the package ships no types). */
 type Autocannon = (opts: { url: string; connections: number; duration: number; headers: Record<string, string> }) => Promise<{
