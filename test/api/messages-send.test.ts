@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { Role } from "../../src/lib/roles.js";
 import { createChannels, sendStream, type Channels } from "./messages-fixtures.js";
+import { createStreams } from "./streams-helpers.js";
 
 let server: TestServer;
 let channels: Channels;
@@ -23,6 +25,15 @@ describe("POST /messages to a channel", () => {
     expect(list.status).toBe(200);
     const quoted = await server.as("hamlet").post("/messages", { type: "stream", to: JSON.stringify("Verona"), topic: "x", content: "y" });
     expect(quoted.status).toBe(200);
+  });
+
+  it("sends to a channel whose name starts the way JSON does", async () => {
+    await createStreams(server, "hamlet", ["2024 plans", "news"]);
+    for (const name of ["2024 plans", "news"]) {
+      const res = await server.as("hamlet").post("/messages", { type: "stream", to: name, topic: "t", content: "x" });
+      expect(res.body).toEqual(success({ id: expect.any(Number) }));
+      expect((await server.as("hamlet").get(`/messages/${res.body.id}`)).body.message.display_recipient).toBe(name);
+    }
   });
 
   it("stores what GET /messages/{id} returns", async () => {
@@ -204,3 +215,19 @@ describe("wildcard mentions in large channels", () => {
   });
 });
 
+describe("a channel with more subscribers than one insert takes", () => {
+  it("gives every subscriber a row, the last ones too", async () => {
+    const { checkCreateUser } = await import("../../src/actions/users.js");
+    const crowd = [];
+    for (let i = 0; i < 320; i++) {
+      crowd.push(await checkCreateUser(server.app.ctx, { realmId: server.users.hamlet.realm_id, email: `many${i}@zulip.com`, fullName: `Many ${i}`, password: null, role: Role.MEMBER }));
+    }
+    await server.as("iago").post("/users/me/subscriptions", { subscriptions: [{ name: "stadium" }], principals: crowd.map((u) => u.id) });
+    const id = await sendStream(server, "iago", "stadium", "kick-off", "hello, all 321 of you");
+    // A row of their own: unread. Without one (hamlet is not subscribed) it reads as historical.
+    for (const who of [crowd[0]!, crowd[299]!, crowd[300]!, crowd[319]!]) {
+      expect((await server.as(who).get(`/messages/${id}`)).body.message.flags).toEqual([]);
+    }
+    expect((await server.as("hamlet").get(`/messages/${id}`)).body.message.flags).toEqual(["read", "historical"]);
+  });
+});
