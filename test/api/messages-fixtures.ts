@@ -49,3 +49,16 @@ export async function idsIn(server: TestServer, who: FixtureName, narrow: Json[]
   if (res.status !== 200) throw new Error(`fetch: ${JSON.stringify(res.body)}`);
   return (res.body.messages as { id: number }[]).map((m) => m.id);
 }
+
+/** The narrow of one channel's topic. */
+export function topicIn(stream: string, topic: string): Json[] {
+  return [
+    { operator: "channel", operand: stream },
+    { operator: "topic", operand: topic },
+  ];
+}
+
+/** A silent mention of a fixture user, as Notification Bot writes them. */
+export function silentMention(server: TestServer, who: FixtureName): string {
+  return `@_**${server.users[who].full_name}|${server.users[who].id}**`;
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type Json } from "../harness/client.js";
 import type { FixtureName } from "../harness/server.js";
 import { startServer, type TestServer } from "../harness/server.js";
-import { createChannels, idsIn, sendDirect, sendStream, type Channels } from "./messages-fixtures.js";
+import { createChannels, idsIn, sendDirect, sendStream, silentMention, topicIn, type Channels } from "./messages-fixtures.js";
 import { createStreams, setRealmProps } from "./streams-helpers.js";
 
 let server: TestServer;
@@ -15,11 +15,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const message = async (who: FixtureName, id: number) => (await server.as(who).get(`/messages/${id}`)).body;
-const topicIn = (stream: string, topic: string) => [
-  { operator: "channel", operand: stream },
-  { operator: "topic", operand: topic },
-];
-const mention = (who: FixtureName) => `@_**${server.users[who].full_name}|${server.users[who].id}**`;
+const mention = (who: FixtureName) => silentMention(server, who);
 /** The raw content of the newest message of a topic, as iago sees it. */
 const lastNotice = async (stream: string, topic: string) => {
   const ids = await idsIn(server, "iago", topicIn(stream, topic));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../harness/client.js";
 import type { FixtureName } from "../harness/server.js";
 import { startServer, type TestServer } from "../harness/server.js";
-import { createChannels, idsIn, sendStream, type Channels } from "./messages-fixtures.js";
+import { createChannels, idsIn, sendStream, silentMention, topicIn, type Channels } from "./messages-fixtures.js";
 
 let server: TestServer;
 let ch: Channels;
@@ -13,11 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const topicIn = (stream: string, topic: string) => [
-  { operator: "channel", operand: stream },
-  { operator: "topic", operand: topic },
-];
-const mention = (who: FixtureName) => `@_**${server.users[who].full_name}|${server.users[who].id}**`;
+const mention = (who: FixtureName) => silentMention(server, who);
 const get = async (who: FixtureName, id: number): Promise<Json> => (await server.as(who).get(`/messages/${id}`)).body;
 const newest = async (stream: string, topic: string) => {
   const ids = await idsIn(server, "iago", topicIn(stream, topic));
