@@ -16,10 +16,18 @@ export class JsonText {
 
   constructor(readonly text: string) {}
 
-  /** The success envelope around this payload, built once: a kept answer is sent again and again. */
-  envelope(): string {
-    this.whole ??= `{"result":"success","msg":""${this.text === "{}" ? "" : `,${this.text.slice(1, -1)}`}}\n`;
+  /**
+   * The success envelope around this payload, with `extra` fields (JSON text, leading comma)
+   * after it. The plain one is built once: a kept answer is sent again and again.
+   */
+  envelope(extra = ""): string {
+    if (extra !== "") return `{"result":"success","msg":""${this.fields()}${extra}}\n`;
+    this.whole ??= `{"result":"success","msg":""${this.fields()}}\n`;
     return this.whole;
+  }
+
+  private fields(): string {
+    return this.text === "{}" ? "" : `,${this.text.slice(1, -1)}`;
   }
 }
 

@@ -105,7 +105,7 @@ function respond(reply: FastifyReply, payload: Payload, raw: RawParams, used: Se
   const ignored = sent.length === 0 ? sent : [...new Set(sent)].filter((k) => !used.has(k)).sort();
   if (payload instanceof JsonText) {
     const extra = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : "";
-    reply.type("application/json").send(extra === "" ? payload.envelope() : `${payload.envelope().slice(0, -2)}${extra}}\n`);
+    reply.type("application/json").send(payload.envelope(extra));
     return;
   }
   const body: Record<string, unknown> = { result: "success", msg: "", ...payload };
