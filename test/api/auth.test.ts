@@ -71,8 +71,8 @@ describe("GET /server_settings", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject(
       success({
-        zulip_version: "9.0-dev",
-        zulip_feature_level: 275,
+        zulip_version: "9.0",
+        zulip_feature_level: 277,
         push_notifications_enabled: false,
         is_incompatible: false,
         email_auth_enabled: true,

@@ -17,9 +17,9 @@ describe("POST /register", () => {
       msg: "",
       queue_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       last_event_id: -1,
-      zulip_version: "9.0-dev",
-      zulip_feature_level: 275,
-      zulip_merge_base: "9.0-dev",
+      zulip_version: "9.0",
+      zulip_feature_level: 277,
+      zulip_merge_base: "9.0",
       max_message_length: 10000,
       max_topic_length: 60,
       max_stream_name_length: 60,
@@ -42,7 +42,7 @@ describe("POST /register", () => {
     const res = await server.as("hamlet").post("/register", { fetch_event_types: ["realm_user"] });
     expect(res.body.realm_users).toBeDefined();
     expect(res.body.max_message_length).toBeUndefined();
-    expect(res.body).toMatchObject({ zulip_version: "9.0-dev", zulip_feature_level: 275, zulip_merge_base: "9.0-dev" });
+    expect(res.body).toMatchObject({ zulip_version: "9.0", zulip_feature_level: 277, zulip_merge_base: "9.0" });
     const bare = await server.as("hamlet").post("/register", { fetch_event_types: [] });
     expect(Object.keys(bare.body).sort()).toEqual(["last_event_id", "msg", "queue_id", "result", "zulip_feature_level", "zulip_merge_base", "zulip_version"]);
   });

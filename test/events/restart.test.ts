@@ -53,7 +53,7 @@ describe("event queues across a restart (App.close, buildApp)", () => {
     const next = await restart(server);
     const res = await next.as("hamlet").get("/events", { queue_id: everything.body.queue_id, last_event_id: -1, dont_block: true });
     expect(res.body.events).toEqual([
-      { type: "restart", zulip_version: "9.0-dev", zulip_merge_base: "9.0-dev", zulip_feature_level: 275, server_generation: expect.any(Number), id: 0 },
+      { type: "restart", zulip_version: "9.0", zulip_merge_base: "9.0", zulip_feature_level: 277, server_generation: expect.any(Number), id: 0 },
     ]);
   });
 

@@ -23,7 +23,7 @@ describe("zulip-js, the JavaScript bindings, against Rookery", () => {
   it("registers a queue, long-polls it until an action wakes it, and deregisters it", async () => {
     const client = await clientFor("hamlet");
     const registered = await client.queues.register({ event_types: ["realm_user", "typing"] });
-    expect(registered).toMatchObject({ result: "success", last_event_id: -1, zulip_feature_level: 275 });
+    expect(registered).toMatchObject({ result: "success", last_event_id: -1, zulip_feature_level: 277 });
     const queueId = String(registered.queue_id);
 
     const poll = client.events.retrieve({ queue_id: queueId, last_event_id: -1 });
