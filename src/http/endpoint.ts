@@ -51,6 +51,11 @@ export interface Endpoint {
   /** Path under /api/v1 in Fastify syntax, e.g. `/users/:user_id`. */
   path: string;
   auth: "user" | "none";
+  /**
+   * Whether a call counts against the caller's API rate limit. Long-polls do not: their rate is
+   * set by the events others cause, and a client must never be throttled by its own polling.
+   */
+  rateLimited: boolean;
   params: ParamShape;
   /** Handles an authenticated (or, for auth "none", anonymous) request, its parameters read. */
   handler(input: Input<Record<string, unknown>, UserRow | undefined>): MaybePromise<Payload>;
@@ -59,6 +64,8 @@ export interface Endpoint {
 interface Definition<S extends ParamShape, U> {
   method: Method;
   path: string;
+  /** False for a call that does not count against the rate limit (default true). */
+  rateLimited?: boolean;
   params: S;
   /** Usually async; one that can answer from memory may return its payload directly. */
   handler: (input: Input<ParamValues<S>, U>) => MaybePromise<Payload>;
@@ -76,5 +83,5 @@ export function publicEndpoint<S extends ParamShape>(def: Definition<S, undefine
 
 function build<S extends ParamShape, U>(def: Definition<S, U>, auth: "user" | "none"): Endpoint {
   // The router reads `params` by this same shape and checks the caller per `auth`.
-  return { method: def.method, path: def.path, auth, params: def.params, handler: def.handler as Endpoint["handler"] };
+  return { method: def.method, path: def.path, auth, rateLimited: def.rateLimited ?? true, params: def.params, handler: def.handler as Endpoint["handler"] };
 }

@@ -81,7 +81,7 @@ function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: Fas
 
 function serveUser(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow): MaybePromise<void> {
   request.userId = user.id;
-  const state = limiter.hit(user.id, ctx.clock.now());
+  const state = ep.rateLimited ? limiter.hit(user.id, ctx.clock.now()) : undefined;
   if (state) {
     reply.header("X-RateLimit-Limit", String(state.limit));
     reply.header("X-RateLimit-Remaining", String(state.remaining));

@@ -30,6 +30,7 @@ export const eventEndpoints = [
   endpoint({
     method: "GET",
     path: "/events",
+    rateLimited: false,
     params: {
       queue_id: str().optional(),
       last_event_id: int().optional(),

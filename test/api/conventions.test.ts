@@ -110,6 +110,23 @@ describe("rate limiting", () => {
     const again = await client.get("/users/me");
     expect(again.status).toBe(200);
   });
+
+  it("does not count event polling: a client polling per event keeps its whole budget", async () => {
+    limited.clock.advance(61);
+    const client = limited.as("cordelia");
+    const registered = await client.post("/register", { event_types: ["message"] });
+    expect(registered.headers.get("x-ratelimit-remaining")).toBe("2");
+    for (let i = 0; i < 10; i++) {
+      const poll = await client.get("/events", { queue_id: registered.body.queue_id, last_event_id: -1, dont_block: true });
+      expect(poll.status).toBe(200);
+      expect(poll.headers.get("x-ratelimit-remaining")).toBeNull();
+    }
+    const me = await client.get("/users/me");
+    expect(me.status).toBe(200);
+    expect(me.headers.get("x-ratelimit-remaining")).toBe("1");
+    const deleted = await client.delete("/events", { queue_id: registered.body.queue_id });
+    expect(deleted.headers.get("x-ratelimit-remaining")).toBe("0");
+  });
 });
 
 describe("failures", () => {
