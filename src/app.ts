@@ -88,7 +88,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // hooks would otherwise run on every GET as well.
   await http.register(async (withBodies) => {
     await withBodies.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
-    registerEndpoints({ plain: http, withBodies }, ctx, new RateLimiter(config.rateLimitPerMinute), allEndpoints);
+    registerEndpoints({ plain: http, withBodies }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
   });
   registerSignupRoutes(http, ctx);
   registerEmailChangeRoutes(http, ctx);

@@ -11,6 +11,8 @@ export interface Config {
   logLevel: string;
   /** Per-user API calls allowed per minute (Zulip's api_by_user default is 200 per 60 s). */
   rateLimitPerMinute: number;
+  /** Unauthenticated API calls allowed per minute from one address (Zulip's api_by_ip: 100 per 60 s). */
+  anonRateLimitPerMinute: number;
 }
 
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
@@ -39,11 +41,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`ROOKERY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
-  const rate = env.ROOKERY_RATE_LIMIT_PER_MINUTE ?? "200";
-  if (!/^\d+$/.test(rate)) {
-    throw new ConfigError(`ROOKERY_RATE_LIMIT_PER_MINUTE must be a whole number, got "${rate}"`);
-  }
-  return { host, port, dataDir, databaseUrl, externalUrl, smtpUrl, logLevel, rateLimitPerMinute: Number(rate) };
+  const rateLimitPerMinute = parseCount(env, "ROOKERY_RATE_LIMIT_PER_MINUTE", "200");
+  const anonRateLimitPerMinute = parseCount(env, "ROOKERY_ANON_RATE_LIMIT_PER_MINUTE", "100");
+  return { host, port, dataDir, databaseUrl, externalUrl, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute };
+}
+
+function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const value = env[name] ?? fallback;
+  if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
+  return Number(value);
 }
 
 function parsePort(value: string): number {

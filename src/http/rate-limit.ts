@@ -1,6 +1,8 @@
 import { ApiError } from "./errors.js";
 
 const WINDOW_MS = 60_000;
+/** Past this many keys, the keys whose window has emptied are dropped before one more is added. */
+const SWEEP_AT = 10_000;
 
 /** The outcome of counting one call: the X-RateLimit-* header values. */
 export interface RateLimitState {
@@ -11,21 +13,25 @@ export interface RateLimitState {
 }
 
 /**
- * Per-user sliding-window limiter (Zulip's api_by_user rule: N calls per 60 s). Keeps the
- * timestamps of each user's calls in the window; a limit of 0 disables it.
+ * Sliding-window limiter of N calls per 60 s per key: Zulip's api_by_user (keyed by user id,
+ * 200 by default) and api_by_ip (unauthenticated calls, keyed by address, 100 by default). Keeps
+ * the timestamps of each key's calls in the window, at most N; a limit of 0 disables it. Keys
+ * whose window has emptied are swept once there are many, so distinct callers (addresses) cannot
+ * grow it without bound.
  */
 export class RateLimiter {
-  private readonly calls = new Map<number, number[]>();
+  private readonly calls = new Map<number | string, number[]>();
 
   constructor(private readonly limit: number) {}
 
-  /** Counts one call by `userId` at `now` (ms); throws RATE_LIMIT_HIT when over the limit. */
-  hit(userId: number, now: number): RateLimitState | undefined {
+  /** Counts one call by `key` at `now` (ms); throws RATE_LIMIT_HIT when over the limit. */
+  hit(key: number | string, now: number): RateLimitState | undefined {
     if (this.limit <= 0) return undefined;
-    let stamps = this.calls.get(userId);
+    let stamps = this.calls.get(key);
     if (!stamps) {
+      if (this.calls.size >= SWEEP_AT) this.sweep(now);
       stamps = [];
-      this.calls.set(userId, stamps);
+      this.calls.set(key, stamps);
     }
     let expired = 0;
     while (expired < stamps.length && stamps[expired]! <= now - WINDOW_MS) expired++;
@@ -41,5 +47,16 @@ export class RateLimiter {
     }
     stamps.push(now);
     return { limit: this.limit, remaining: this.limit - stamps.length, reset: Math.ceil((stamps[0]! + WINDOW_MS) / 1000) };
+  }
+
+  /** How many keys are held (for tests of the bound). */
+  get size(): number {
+    return this.calls.size;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, stamps] of this.calls) {
+      if (stamps.length === 0 || stamps[stamps.length - 1]! <= now - WINDOW_MS) this.calls.delete(key);
+    }
   }
 }

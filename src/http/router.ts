@@ -7,7 +7,7 @@ import type { MaybePromise } from "../lib/maybe-promise.js";
 import { JsonText, type Endpoint, type Payload } from "./endpoint.js";
 import { ApiError } from "./errors.js";
 import { readParams, type RawParams } from "./params.js";
-import type { RateLimiter } from "./rate-limit.js";
+import type { RateLimiter, RateLimitState } from "./rate-limit.js";
 
 /** The prefix every REST path is served under. */
 export const API_PREFIX = "/api/v1";
@@ -21,6 +21,12 @@ declare module "fastify" {
   }
 }
 
+/** The API rate limits: authenticated calls per user, unauthenticated calls per address. */
+export interface Limiters {
+  byUser: RateLimiter;
+  byAddress: RateLimiter;
+}
+
 /**
  * Registers endpoints under /api/v1, with Zulip's 405 and OPTIONS answers for each path: GET
  * endpoints on `plain`, those that take a body on `withBodies` (where multipart is parsed).
@@ -28,7 +34,7 @@ declare module "fastify" {
 export function registerEndpoints(
   apps: { plain: FastifyInstance; withBodies: FastifyInstance },
   ctx: AppContext,
-  limiter: RateLimiter,
+  limiter: Limiters,
   endpoints: readonly Endpoint[],
 ): void {
   const app = apps.plain;
@@ -72,22 +78,27 @@ export function registerEndpoints(
  * Runs one endpoint. Without a wait anywhere (the caller and the answer known from memory) it
  * answers in the same turn; each step that must wait continues in a promise.
  */
-function serve(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
-  if (ep.auth === "none") return handle(ctx, ep, request, reply, undefined);
+function serve(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  if (ep.auth === "none") {
+    if (ep.rateLimited) limitHeaders(reply, limiter.byAddress.hit(request.ip, ctx.clock.now()));
+    return handle(ctx, ep, request, reply, undefined);
+  }
   const user = authenticate(ctx, request.headers.authorization);
   if (user instanceof Promise) return user.then((found) => serveUser(ctx, limiter, ep, request, reply, found));
   return serveUser(ctx, limiter, ep, request, reply, user);
 }
 
-function serveUser(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow): MaybePromise<void> {
+function serveUser(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow): MaybePromise<void> {
   request.userId = user.id;
-  const state = ep.rateLimited ? limiter.hit(user.id, ctx.clock.now()) : undefined;
-  if (state) {
-    reply.header("X-RateLimit-Limit", String(state.limit));
-    reply.header("X-RateLimit-Remaining", String(state.remaining));
-    reply.header("X-RateLimit-Reset", String(state.reset));
-  }
+  if (ep.rateLimited) limitHeaders(reply, limiter.byUser.hit(user.id, ctx.clock.now()));
   return handle(ctx, ep, request, reply, user);
+}
+
+function limitHeaders(reply: FastifyReply, state: RateLimitState | undefined): void {
+  if (!state) return;
+  reply.header("X-RateLimit-Limit", String(state.limit));
+  reply.header("X-RateLimit-Remaining", String(state.remaining));
+  reply.header("X-RateLimit-Reset", String(state.reset));
 }
 
 function handle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined): MaybePromise<void> {

@@ -1,21 +1,37 @@
+import { createHash } from "node:crypto";
+
 /** One limit: at most `max` attempts within `windowSecs` seconds. */
 export type AttemptRule = readonly [windowSecs: number, max: number];
+
+/** Keys longer than this are kept as their SHA-256 digest. */
+const MAX_KEY_LENGTH = 64;
 
 /**
  * Zulip's RateLimitedObject for one domain: per-key sliding windows kept in memory. An attempt
  * is counted when made, whether it succeeds or not; `clear` forgets a key (a correct password
- * clears the failed attempts before it).
+ * clears the failed attempts before it). Anyone can make up keys (addresses tried at login), so
+ * the memory is bounded: long keys are kept as a digest, and past `maxKeys` the keys whose
+ * windows have emptied are dropped, then the least recently used.
  */
 export class AttemptLimiter {
   private readonly stamps = new Map<string, number[]>();
   private readonly longest: number;
 
-  constructor(private readonly rules: readonly AttemptRule[]) {
+  constructor(
+    private readonly rules: readonly AttemptRule[],
+    private readonly maxKeys = 100_000,
+  ) {
     this.longest = Math.max(0, ...rules.map(([secs]) => secs)) * 1000;
   }
 
+  /** How many keys are held. */
+  get size(): number {
+    return this.stamps.size;
+  }
+
   /** Counts an attempt at `now` (ms); returns 0, or the seconds to wait when over a limit (then not counted). */
-  hit(key: string, now: number): number {
+  hit(rawKey: string, now: number): number {
+    const key = keyOf(rawKey);
     const kept = (this.stamps.get(key) ?? []).filter((t) => t > now - this.longest);
     let wait = 0;
     for (const [secs, max] of this.rules) {
@@ -23,14 +39,29 @@ export class AttemptLimiter {
       if (inWindow.length >= max) wait = Math.max(wait, ((inWindow[inWindow.length - max] ?? now) + secs * 1000 - now) / 1000);
     }
     if (wait === 0) kept.push(now);
+    // Deleted first so that the map's order is least recently used first.
+    this.stamps.delete(key);
+    if (this.stamps.size >= this.maxKeys) this.makeRoom(now);
     this.stamps.set(key, kept);
     return wait;
   }
 
   /** Forgets the attempts of a key. */
-  clear(key: string): void {
-    this.stamps.delete(key);
+  clear(rawKey: string): void {
+    this.stamps.delete(keyOf(rawKey));
   }
+
+  private makeRoom(now: number): void {
+    for (const [key, stamps] of this.stamps) if (stamps.every((t) => t <= now - this.longest)) this.stamps.delete(key);
+    for (const key of this.stamps.keys()) {
+      if (this.stamps.size < this.maxKeys) break;
+      this.stamps.delete(key);
+    }
+  }
+}
+
+function keyOf(key: string): string {
+  return key.length <= MAX_KEY_LENGTH ? key : `sha256:${createHash("sha256").update(key).digest("base64")}`;
 }
 
 /** Zulip's default rules for the domains we apply. */

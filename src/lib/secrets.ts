@@ -18,12 +18,18 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${salt.toString("base64")}$${hash.toString("base64")}`;
 }
 
-/** Checks a password against a stored hash in constant time. */
+/** Hashed in place of a missing or unusable hash, so that no answer is quicker for an unknown user. */
+const DUMMY_HASH = `scrypt$${randomBytes(16).toString("base64")}$${randomBytes(32).toString("base64")}`;
+
+/**
+ * Checks a password against a stored hash in constant time. Without a usable hash (an unknown
+ * user, one with no password) it still hashes, against a dummy, and answers false: the time
+ * taken never tells whether an account exists.
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, salt, hash] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64");
-  const actual = await scryptAsync(password.normalize("NFKC"), Buffer.from(salt, "base64"), expected.length);
-  return timingSafeEqual(expected, actual);
+  const usable = stored !== null && /^scrypt\$[^$]+\$[^$]+$/.test(stored);
+  const [, salt, hash] = (usable ? stored : DUMMY_HASH).split("$");
+  const expected = Buffer.from(hash!, "base64");
+  const actual = await scryptAsync(password.normalize("NFKC"), Buffer.from(salt!, "base64"), expected.length);
+  return timingSafeEqual(expected, actual) && usable;
 }

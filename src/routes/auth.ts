@@ -66,13 +66,15 @@ export const authEndpoints = [
     async handler({ ctx, params }) {
       const realm = await servedRealm(ctx);
       const username = params.username.trim();
-      if (!/^[^\s@]+@[^\s@]+$/.test(username)) throw badRequest("Enter a valid email address.");
+      // Django's email validator refuses addresses over 320 characters.
+      if (username.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(username)) throw badRequest("Enter a valid email address.");
       // Attempts count against the address, known or not (Zulip's authenticate_by_username).
       const attempts = authenticationKey(realm.id, username);
       const wait = ctx.limits.authentication.hit(attempts, ctx.clock.now());
       if (wait > 0) throw rateLimited(wait);
       const user = await userByDeliveryEmail(ctx.db, realm.id, username);
-      if (!user || !(await verifyPassword(params.password, user.password_hash))) {
+      // Hashed for an unknown address too: the time taken must not tell which addresses exist.
+      if (!(await verifyPassword(params.password, user?.password_hash ?? null)) || !user) {
         throw new ApiError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
       }
       ctx.limits.authentication.clear(attempts);

@@ -70,6 +70,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     databaseUrl,
     logLevel: "silent",
     rateLimitPerMinute: 0,
+    anonRateLimitPerMinute: 0,
     ...overrides,
   };
   const clock = new TestClock();

@@ -32,3 +32,31 @@ describe("isStrongPassword", () => {
     expect(isStrongPassword(pw)).toBe(false);
   });
 });
+
+describe("AttemptLimiter's memory", () => {
+  it("keeps a long key as a digest, still counting it", () => {
+    const limiter = new AttemptLimiter([[10, 1]]);
+    const long = "x".repeat(100_000);
+    expect(limiter.hit(long, 0)).toBe(0);
+    expect(limiter.hit(long, 1000)).toBe(9);
+    expect(limiter.hit(`${long}y`, 1000)).toBe(0);
+    limiter.clear(long);
+    expect(limiter.hit(long, 2000)).toBe(0);
+  });
+
+  it("holds at most maxKeys keys: expired ones go first, then the least recently used", () => {
+    const limiter = new AttemptLimiter([[10, 1]], 3);
+    limiter.hit("a", 0);
+    limiter.hit("b", 20_000);
+    limiter.hit("c", 20_000);
+    // "a" has expired: adding "d" drops it alone.
+    limiter.hit("d", 20_000);
+    expect(limiter.size).toBe(3);
+    expect(limiter.hit("b", 21_000)).toBe(9);
+    // None has expired now: "e" evicts the least recently used, "c" ("b" was just used).
+    limiter.hit("e", 21_000);
+    expect(limiter.size).toBe(3);
+    expect(limiter.hit("b", 22_000)).toBe(8);
+    expect(limiter.hit("c", 22_000)).toBe(0);
+  });
+});
