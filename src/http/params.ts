@@ -5,8 +5,20 @@ import { ApiError, badRequest, confusingArguments, missingArgument } from "./err
  * strictly, and the exact error text for each failure.
  */
 
-/** Validates an already-decoded JSON value; `name` is the parameter path used in messages. */
-export type Check<T> = (value: unknown, name: string) => T;
+/** A JSON Schema fragment: what a parameter's value is, for the API description the server serves. */
+export type Schema = Readonly<Record<string, unknown>>;
+
+/**
+ * Validates an already-decoded JSON value; `name` is the parameter path used in messages. The
+ * checks below carry the schema of what they accept; a check without one accepts "anything".
+ */
+export type Check<T> = ((value: unknown, name: string) => T) & { schema?: Schema };
+
+/** How a parameter is described: its value's schema, and whether it is sent JSON-encoded. */
+export interface ParamDoc {
+  schema: Schema;
+  json: boolean;
+}
 
 /** One declared parameter: how to read its raw string and what to do when it is absent. */
 export class Param<T> {
@@ -15,22 +27,33 @@ export class Param<T> {
     readonly required: boolean,
     readonly fallback: T | undefined,
     readonly aliases: readonly string[] = [],
+    readonly doc: ParamDoc = { schema: {}, json: false },
   ) {}
 
   /** The parameter may be omitted; the handler sees undefined. */
   optional(): Param<T | undefined> {
-    return new Param<T | undefined>(this.read, false, undefined, this.aliases);
+    return new Param<T | undefined>(this.read, false, undefined, this.aliases, this.doc);
   }
 
   /** The parameter may be omitted; the handler sees `value`. */
   default(value: T): Param<T> {
-    return new Param<T>(this.read, false, value, this.aliases);
+    return new Param<T>(this.read, false, value, this.aliases, this.doc);
   }
 
   /** Also accepted under another name (`subject` for `topic`); sending both is an error. */
   alias(...names: string[]): Param<T> {
-    return new Param<T>(this.read, this.required, this.fallback, [...this.aliases, ...names]);
+    return new Param<T>(this.read, this.required, this.fallback, [...this.aliases, ...names], this.doc);
   }
+
+  /** The same parameter, described by `schema` (JSON-encoded or plain) in the API description. */
+  described(schema: Schema, json = this.doc.json): Param<T> {
+    return new Param<T>(this.read, this.required, this.fallback, this.aliases, { schema, json });
+  }
+}
+
+/** Attaches the schema of what a check accepts. */
+export function described<T>(check: (value: unknown, name: string) => T, schema: Schema): Check<T> {
+  return Object.assign(check, { schema });
 }
 
 /** A map of parameter names to declarations. */
@@ -76,7 +99,7 @@ export function str(opts: { maxLength?: number; trim?: boolean; nonEmpty?: boole
     }
     if (opts.nonEmpty && value.length === 0) throw badRequest(`${name} cannot be blank`);
     return value;
-  }, true, undefined);
+  }, true, undefined, [], { schema: { type: "string", ...(opts.maxLength === undefined ? {} : { maxLength: opts.maxLength }) }, json: false });
 }
 
 /** A raw string that must be one of `choices`: `Invalid x` otherwise. */
@@ -84,12 +107,12 @@ export function choice<const C extends string>(choices: readonly C[]): Param<C> 
   return new Param((raw, name) => {
     if (!(choices as readonly string[]).includes(raw)) throw badRequest(`Invalid ${name}`);
     return raw as C;
-  }, true, undefined);
+  }, true, undefined, [], { schema: { type: "string", enum: choices }, json: false });
 }
 
 /** A JSON-encoded parameter, decoded and then checked strictly. */
 export function json<T>(check: Check<T>): Param<T> {
-  return new Param((raw, name) => check(decodeJson(raw, name), name), true, undefined);
+  return new Param((raw, name) => check(decodeJson(raw, name), name), true, undefined, [], { schema: check.schema ?? {}, json: true });
 }
 
 /** A JSON integer; `5.0` and `"5"` are not integers. */
@@ -98,7 +121,7 @@ export function int(opts: { min?: number; max?: number } = {}): Param<number> {
     const value = decodeJson(raw, name);
     if (typeof value === "number" && !/^-?\d+$/.test(raw.trim())) throw badRequest(`${name} is not an integer`);
     return isInt(opts)(value, name);
-  }, true, undefined);
+  }, true, undefined, [], { schema: isInt(opts).schema ?? {}, json: true });
 }
 
 /** A JSON boolean: only `true` and `false`. */
@@ -116,63 +139,63 @@ export function decodeJson(raw: string, name: string): unknown {
 }
 
 /** Checks a boolean. */
-export const isBool: Check<boolean> = (value, name) => {
+export const isBool: Check<boolean> = described((value, name) => {
   if (typeof value !== "boolean") throw badRequest(`${name} is not a boolean`);
   return value;
-};
+}, { type: "boolean" });
 
 /** Checks an integer, optionally bounded. */
 export function isInt(opts: { min?: number; max?: number } = {}): Check<number> {
-  return (value, name) => {
+  return described((value, name) => {
     if (typeof value !== "number" || !Number.isInteger(value)) throw badRequest(`${name} is not an integer`);
     if (opts.min !== undefined && value < opts.min) throw badRequest(`${name} is too small`);
     if (opts.max !== undefined && value > opts.max) throw badRequest(`${name} is too large`);
     return value;
-  };
+  }, { type: "integer", ...(opts.min === undefined ? {} : { minimum: opts.min }), ...(opts.max === undefined ? {} : { maximum: opts.max }) });
 }
 
 /** Checks a string, optionally bounded in length. */
 export function isStr(opts: { maxLength?: number } = {}): Check<string> {
-  return (value, name) => {
+  return described((value, name) => {
     if (typeof value !== "string") throw badRequest(`${name} is not a string`);
     if (opts.maxLength !== undefined && [...value].length > opts.maxLength) {
       throw badRequest(`${name} is too long (limit: ${opts.maxLength} characters)`);
     }
     return value;
-  };
+  }, { type: "string", ...(opts.maxLength === undefined ? {} : { maxLength: opts.maxLength }) });
 }
 
 /** Checks a value against a fixed set: `Invalid x` otherwise. */
 export function isOneOf<const C extends string | number>(choices: readonly C[]): Check<C> {
-  return (value, name) => {
+  return described((value, name) => {
     if (!(choices as readonly unknown[]).includes(value)) throw badRequest(`Invalid ${name}`);
     return value as C;
-  };
+  }, { enum: choices });
 }
 
 /** Checks a list, naming failing elements `x[i]`. */
 export function isList<T>(item: Check<T>): Check<T[]> {
-  return (value, name) => {
+  return described((value, name) => {
     if (!Array.isArray(value)) throw badRequest(`${name} is not a list`);
     return value.map((element, i) => item(element, `${name}[${i}]`));
-  };
+  }, { type: "array", items: item.schema ?? {} });
 }
 
 /** Checks null or the inner check. */
 export function isNullable<T>(inner: Check<T>): Check<T | null> {
-  return (value, name) => (value === null ? null : inner(value, name));
+  return described((value, name) => (value === null ? null : inner(value, name)), { oneOf: [inner.schema ?? {}, { type: "null" }] });
 }
 
 /** Accepts the first alternative that passes; reports the last alternative's error otherwise. */
 export function isEither<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
-  return (value, name) => {
+  return described((value, name) => {
     try {
       return a(value, name);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return b(value, name);
     }
-  };
+  }, { anyOf: [a.schema ?? {}, b.schema ?? {}] });
 }
 
 type Fields = Record<string, Check<unknown>>;
@@ -183,7 +206,8 @@ export function isDict<R extends Fields, O extends Fields = Record<never, never>
   required: R,
   optional?: O,
 ): Check<FieldValues<R> & Partial<FieldValues<O>>> {
-  return (value, name) => {
+  const properties = Object.fromEntries([...Object.entries(required), ...Object.entries(optional ?? {})].map(([key, check]) => [key, check.schema ?? {}]));
+  return described((value, name) => {
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw badRequest(`${name} is not a dict`);
     const input = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
@@ -200,7 +224,7 @@ export function isDict<R extends Fields, O extends Fields = Record<never, never>
       }
     }
     return out as FieldValues<R> & Partial<FieldValues<O>>;
-  };
+  }, { type: "object", properties, required: Object.keys(required), additionalProperties: false });
 }
 
 function isIntLike(value: unknown): value is number {
