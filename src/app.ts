@@ -20,6 +20,7 @@ import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
+import { registerHealthRoute } from "./routes/health.js";
 import { registerSignupRoutes } from "./routes/signup.js";
 
 /** What tests and the server may substitute. */
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerSignupRoutes(http, ctx);
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);
+  registerHealthRoute(http, ctx);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));

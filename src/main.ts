@@ -11,7 +11,7 @@ import { createRealm } from "./actions/realms.js";
 import { checkCreateUser } from "./actions/users.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import type { AppContext } from "./context.js";
-import { defaultRealm } from "./db/queries/realms.js";
+import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
 import { ApiError } from "./http/errors.js";
 import { ROLE_NAMES } from "./lib/roles.js";
@@ -41,6 +41,11 @@ program
   .option("--json", "print the result as JSON")
   .action((opts: { name: string; ownerEmail: string; ownerName: string; password?: string; subdomain: string; json?: boolean }) =>
     withContext(async (ctx) => {
+      const existing = await realmByStringId(ctx.db, opts.subdomain);
+      if (existing) {
+        const where = opts.subdomain === "" ? "at this server's root address" : `on the subdomain "${opts.subdomain}"`;
+        throw new ApiError(`An organisation already exists ${where}: "${existing.name}" (id ${existing.id}); nothing was changed. Add users to it with create-user, or pass --subdomain to create another.`);
+      }
       const password = opts.password ?? randomToken(16);
       const { realm, owner } = await createRealm(ctx, {
         name: opts.name,

@@ -67,6 +67,11 @@ describe("rookery create-realm / create-user / api-key", () => {
     const missing = await rookery(["api-key", "--email", "nobody@acme.test"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe("rookery: No user with email nobody@acme.test\n");
+    const second = await rookery(["create-realm", "--name", "Other", "--owner-email", "o@other.test", "--owner-name", "O"]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(
+      'rookery: An organisation already exists at this server\'s root address: "Acme" (id 1); nothing was changed. Add users to it with create-user, or pass --subdomain to create another.\n',
+    );
     const badEnv = await rookery(["api-key", "--email", "ann@acme.test"], { ROOKERY_PORT: "http" });
     expect(badEnv.code).toBe(1);
     expect(badEnv.stderr).toBe('rookery: ROOKERY_PORT must be a port number (0-65535), got "http"\n');
