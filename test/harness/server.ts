@@ -124,7 +124,8 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   return server;
 }
 
-async function freshDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A database for one test file: a SQLite file in `dataDir`, or a new PostgreSQL database. */
+export async function freshDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (testBackend() === "sqlite") return { url: `sqlite:${path.join(dataDir, "test.sqlite3")}`, drop: async () => {} };
   const admin = process.env.ROOKERY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const name = `rookery_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
