@@ -80,9 +80,6 @@ export async function checkUpdateSubscriptions(
   actor: UserRow,
   input: { add: AddSubscriptionsInput; remove: RemoveSubscriptionsInput },
 ): Promise<AddSubscriptionsResult & RemoveSubscriptionsResult> {
-  if (input.add.subscriptions.length === 0 && input.remove.names.length === 0) {
-    throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-  }
   const plan = await planAdd(ctx, actor, input.add);
   return write(ctx, async (tx, outbox) => {
     const added = await addSubscriptionsIn(ctx, tx, outbox, actor, plan);

@@ -62,6 +62,11 @@ async function checkStreamAccess(db: Db, user: UserRow, stream: StreamRow, error
   throw badRequest(error);
 }
 
+/** Whether a user is subscribed to a channel now. */
+export async function isSubscribed(db: Db, userId: number, streamId: number): Promise<boolean> {
+  return (await activeSubscription(db, userId, streamId)) !== undefined;
+}
+
 async function activeSubscription(db: Db, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
   const sub = await subscriptionOf(db, userId, streamId);
   return sub?.active ? sub : undefined;
