@@ -38,10 +38,13 @@ export async function accessStreamById(db: Db, user: UserRow, id: number, opts: 
   return checkStreamAccess(db, user, stream, "Invalid channel ID", opts);
 }
 
-/** The channel with this name if `user` may access it, else `Invalid channel name '<name>'`. */
+/**
+ * The channel with this name (case and surrounding spaces ignored, as Zulip's get_realm_stream) if
+ * `user` may access it, else `Invalid channel name '<name as sent>'`.
+ */
 export async function accessStreamByName(db: Db, user: UserRow, name: string, opts: { allowRealmAdmin?: boolean } = {}): Promise<AccessedStream> {
   const error = `Invalid channel name '${name}'`;
-  const stream = await activeStreamByName(db, user.realm_id, name);
+  const stream = await activeStreamByName(db, user.realm_id, name.trim());
   if (!stream) throw badRequest(error);
   return checkStreamAccess(db, user, stream, error, opts);
 }
