@@ -55,6 +55,7 @@ async function serve(users: number, channels: number): Promise<void> {
           creator_id: owner.id,
           first_message_id: null,
           deactivated: 0,
+          email_token: `bench-channel-${c}`,
         })
         .returning("id")
         .executeTakeFirstOrThrow();

@@ -7,6 +7,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string;
   externalUrl: string;
+  /** The domain of channel email addresses (Zulip's EMAIL_GATEWAY_PATTERN "%s@<domain>"); "" = no gateway. */
+  emailGatewayDomain: string;
   smtpUrl: string | null;
   logLevel: string;
   /** Per-user API calls allowed per minute (Zulip's api_by_user default is 200 per 60 s). */
@@ -33,6 +35,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!isHttpUrl(externalUrl)) {
     throw new ConfigError(`ROOKERY_EXTERNAL_URL must be an http(s) URL, got "${externalUrl}"`);
   }
+  const emailGatewayDomain = env.ROOKERY_EMAIL_GATEWAY_DOMAIN ?? new URL(externalUrl).hostname;
+  if (!/^[^\s@]*$/.test(emailGatewayDomain)) {
+    throw new ConfigError(`ROOKERY_EMAIL_GATEWAY_DOMAIN must be a domain (or empty for none), got "${emailGatewayDomain}"`);
+  }
   const smtpUrl = env.ROOKERY_SMTP_URL || null;
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`ROOKERY_SMTP_URL must start with smtp:// or smtps://, got "${smtpUrl}"`);
@@ -43,7 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const rateLimitPerMinute = parseCount(env, "ROOKERY_RATE_LIMIT_PER_MINUTE", "200");
   const anonRateLimitPerMinute = parseCount(env, "ROOKERY_ANON_RATE_LIMIT_PER_MINUTE", "100");
-  return { host, port, dataDir, databaseUrl, externalUrl, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute };
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

@@ -22,6 +22,7 @@ import { isAdmin, Role } from "../lib/roles.js";
 import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
 import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
 import type { RealmGroups } from "../lib/group-cache.js";
+import { newStreamEmailToken } from "../lib/secrets.js";
 import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/stream-permissions.js";
 
 /** The settings a new channel is created with (POST /users/me/subscriptions). */
@@ -70,6 +71,7 @@ export async function doCreateStream(ctx: AppContext, tx: Db, outbox: Outbox, cr
     creator_id: creator.id,
     first_message_id: null,
     deactivated: 0,
+    email_token: newStreamEmailToken(),
   });
   const stream = await mustGetStream(tx, id);
   const audience = streamAudience(await activeRealmUsers(tx, creator.realm_id), stream, []);

@@ -77,6 +77,8 @@ export interface StreamTable {
   creator_id: number | null;
   first_message_id: number | null;
   deactivated: number;
+  /** The channel's part of its email-gateway address: 32 hex digits, unique. */
+  email_token: string;
 }
 
 export interface SubscriptionTable {

@@ -11,6 +11,11 @@ export function randomToken(length = 32): string {
   return out;
 }
 
+/** A channel's email-gateway token: 16 random bytes as 32 hex digits (Zulip's generate_email_token_for_stream). */
+export function newStreamEmailToken(): string {
+  return randomBytes(16).toString("hex");
+}
+
 /** Hashes a password with scrypt and a random salt: `scrypt$<salt>$<hash>`. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

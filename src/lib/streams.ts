@@ -38,10 +38,13 @@ export async function accessStreamById(db: Db, user: UserRow, id: number, opts: 
   return checkStreamAccess(db, user, stream, "Invalid channel ID", opts);
 }
 
-/** The channel with this name if `user` may access it, else `Invalid channel name '<name>'`. */
+/**
+ * The channel with this name (case and surrounding spaces ignored, as Zulip's get_realm_stream) if
+ * `user` may access it, else `Invalid channel name '<name as sent>'`.
+ */
 export async function accessStreamByName(db: Db, user: UserRow, name: string, opts: { allowRealmAdmin?: boolean } = {}): Promise<AccessedStream> {
   const error = `Invalid channel name '${name}'`;
-  const stream = await activeStreamByName(db, user.realm_id, name);
+  const stream = await activeStreamByName(db, user.realm_id, name.trim());
   if (!stream) throw badRequest(error);
   return checkStreamAccess(db, user, stream, error, opts);
 }
@@ -60,6 +63,11 @@ async function checkStreamAccess(db: Db, user: UserRow, stream: StreamRow, error
   const sub = await activeSubscription(db, user.id, stream.id);
   if (canAccessStream(user, stream, sub !== undefined) || (opts.allowRealmAdmin && isAdmin(user))) return { stream, sub };
   throw badRequest(error);
+}
+
+/** Whether a user is subscribed to a channel now. */
+export async function isSubscribed(db: Db, userId: number, streamId: number): Promise<boolean> {
+  return (await activeSubscription(db, userId, streamId)) !== undefined;
 }
 
 async function activeSubscription(db: Db, userId: number, streamId: number): Promise<SubscriptionRow | undefined> {
@@ -180,4 +188,31 @@ export function streamDoesNotExist(name: string): ApiError {
 /** Zulip's StreamWithIDDoesNotExistError: `Channel with ID '<id>' does not exist`. */
 export function streamIdDoesNotExist(id: number): ApiError {
   return new ApiError(`Channel with ID '${id}' does not exist`, "STREAM_DOES_NOT_EXIST", 400, { stream_id: id });
+}
+
+/**
+ * The address that posts to a channel by email as Zulip 9 gives it (encode_email_address with
+ * show_sender): `<name>.<email token>.show-sender@<gateway domain>`. The name part is the channel
+ * name with each run of non-word characters made one hyphen, then slugified to ASCII; when that
+ * would change its length (letters with no ASCII form, edge hyphens or underscores) the part and
+ * its dot are left out. Without a gateway domain there is no address: "".
+ */
+export function streamEmailAddress(stream: Pick<StreamRow, "name" | "email_token">, gatewayDomain: string): string {
+  if (gatewayDomain === "") return "";
+  const hyphenated = stream.name.replace(/[^\p{L}\p{N}_]+/gu, "-");
+  const slug = slugify(hyphenated);
+  const local = slug.length === [...hyphenated].length ? `${slug}.${stream.email_token}` : stream.email_token;
+  return `${local}.show-sender@${gatewayDomain}`;
+}
+
+/** What Python counts as ASCII whitespace (str.isspace), which Django's slugify folds into hyphens. */
+const ASCII_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f ";
+const NOT_SLUG_CHAR = new RegExp(`[^A-Za-z0-9_${ASCII_SPACE}-]`, "g");
+const HYPHEN_RUN = new RegExp(`[${ASCII_SPACE}-]+`, "g");
+
+/** Django's slugify without allow_unicode: NFKD, non-ASCII dropped, lowercase, runs of hyphens and spaces made one hyphen, edge `-`/`_` trimmed. */
+function slugify(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const ascii = value.normalize("NFKD").replace(/[^\x00-\x7f]/g, "");
+  return ascii.toLowerCase().replace(NOT_SLUG_CHAR, "").replace(HYPHEN_RUN, "-").replace(/^[-_]+|[-_]+$/g, "");
 }

@@ -1,14 +1,15 @@
 import { checkAddDefaultStream, checkArchiveStream, checkRemoveDefaultStream, checkUpdateStream } from "../actions/streams.js";
 import { topicsOfStream } from "../db/queries/streams.js";
+import { subscriberIds } from "../db/queries/subscriptions.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { bool, int, isInt, json, pathInt, str } from "../http/params.js";
 import { isAdmin } from "../lib/roles.js";
 import { listStreams } from "../lib/stream-list.js";
-import { accessStreamById, accessStreamByName, apiStream, MAX_STREAM_DESCRIPTION_LENGTH } from "../lib/streams.js";
+import { accessStreamById, accessStreamByName, apiStream, MAX_STREAM_DESCRIPTION_LENGTH, streamEmailAddress } from "../lib/streams.js";
 import { postPolicyParam, retentionParam } from "./subscriptions.js";
 
-/** Channels: list, read, look up, update, archive, default channels and topics. */
+/** Channels: list, read, look up, update, archive, subscribers, email address, default channels and topics. */
 export const streamEndpoints = [
   endpoint({
     method: "GET",
@@ -41,6 +42,25 @@ export const streamEndpoints = [
     async handler({ ctx, user, path }) {
       const { stream } = await accessStreamById(ctx.db, user, pathInt(path.stream_id), { allowRealmAdmin: true });
       return { stream: apiStream(stream) };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/streams/:stream_id/members",
+    params: {},
+    async handler({ ctx, user, path }) {
+      // Whoever may access the channel (administrators: any private one) may see its subscribers.
+      const { stream } = await accessStreamById(ctx.db, user, pathInt(path.stream_id), { allowRealmAdmin: true });
+      return { subscribers: (await subscriberIds(ctx.db, [stream.id])).get(stream.id) ?? [] };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/streams/:stream_id/email_address",
+    params: {},
+    async handler({ ctx, user, path }) {
+      const { stream } = await accessStreamById(ctx.db, user, pathInt(path.stream_id));
+      return { email: streamEmailAddress(stream, ctx.config.emailGatewayDomain) };
     },
   }),
   endpoint({

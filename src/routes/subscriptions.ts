@@ -1,11 +1,20 @@
 import { checkSystemGroup } from "../actions/streams.js";
 import { checkUpdateSubscriptionProperties } from "../actions/subscription-properties.js";
-import { checkAddSubscriptions, checkRemoveSubscriptions } from "../actions/subscriptions.js";
+import {
+  checkAddSubscriptions,
+  checkRemoveSubscriptions,
+  checkUpdateSubscriptions,
+  type AddSubscriptionsInput,
+  type SubscriptionRequest,
+} from "../actions/subscriptions.js";
+import type { AppContext } from "../context.js";
+import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
-import { bool, decodeJson, int, isBool, isDict, isEither, isInt, isList, isOneOf, isStr, json, Param, type Check } from "../http/params.js";
+import { bool, decodeJson, int, isBool, isDict, isEither, isInt, isList, isOneOf, isStr, json, Param, pathInt, type Check, type ParamValues } from "../http/params.js";
 import { listSubscriptions } from "../lib/stream-list.js";
-import { MAX_STREAM_DESCRIPTION_LENGTH, STREAM_POST_POLICIES } from "../lib/streams.js";
+import { accessStreamById, isSubscribed, MAX_STREAM_DESCRIPTION_LENGTH, STREAM_POST_POLICIES } from "../lib/streams.js";
+import { accessUserById } from "../lib/users.js";
 
 /** Zulip's check_color: a string of `#` and 3–6 hex digits. */
 const isColor: Check<string> = (value, name) => {
@@ -35,7 +44,45 @@ export const retentionParam = new Param<number | null>(
 
 const principalsParam = json(isEither<string[], number[]>(isList(isStr()), isList(isInt()))).optional();
 
-/** Subscriptions: subscribe (creating channels), list, unsubscribe, personal properties. */
+/** One channel to subscribe to: POST's `subscriptions` items, PATCH's `add` items. */
+const subscriptionRequest = isDict({ name: isStr() }, { color: isColor, description: isStr({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH }) });
+
+/** The parameters of POST /users/me/subscriptions besides the list of channels. */
+const addOptions = {
+  principals: principalsParam,
+  authorization_errors_fatal: bool().default(true),
+  announce: bool().default(false),
+  invite_only: bool().default(false),
+  is_web_public: bool().default(false),
+  is_default_stream: bool().default(false),
+  history_public_to_subscribers: bool().optional(),
+  stream_post_policy: postPolicyParam.optional(),
+  is_announcement_only: bool().optional(),
+  message_retention_days: retentionParam.default(null),
+  can_remove_subscribers_group: int().optional(),
+};
+
+/** A subscribe request from its channels and the options, the group setting checked first as Zulip does. */
+async function addInput(ctx: AppContext, user: UserRow, subscriptions: SubscriptionRequest[], params: ParamValues<typeof addOptions>): Promise<AddSubscriptionsInput> {
+  if (params.can_remove_subscribers_group !== undefined) await checkSystemGroup(ctx.db, user.realm_id, params.can_remove_subscribers_group);
+  const legacyPolicy = params.is_announcement_only ? 2 : 1;
+  return {
+    subscriptions,
+    principals: params.principals ?? null,
+    authorizationErrorsFatal: params.authorization_errors_fatal,
+    isDefaultStream: params.is_default_stream,
+    settings: {
+      inviteOnly: params.invite_only,
+      isWebPublic: params.is_web_public,
+      historyPublicToSubscribers: params.history_public_to_subscribers ?? null,
+      streamPostPolicy: params.stream_post_policy ?? legacyPolicy,
+      messageRetentionDays: params.message_retention_days,
+      canRemoveSubscribersGroup: params.can_remove_subscribers_group ?? null,
+    },
+  };
+}
+
+/** Subscriptions: subscribe (creating channels), list, unsubscribe, both at once, one user's status, personal properties. */
 export const subscriptionEndpoints = [
   endpoint({
     method: "GET",
@@ -48,41 +95,20 @@ export const subscriptionEndpoints = [
   endpoint({
     method: "POST",
     path: "/users/me/subscriptions",
-    params: {
-      subscriptions: json(
-        isList(isDict({ name: isStr() }, { color: isColor, description: isStr({ maxLength: MAX_STREAM_DESCRIPTION_LENGTH }) })),
-      ),
-      principals: principalsParam,
-      authorization_errors_fatal: bool().default(true),
-      announce: bool().default(false),
-      invite_only: bool().default(false),
-      is_web_public: bool().default(false),
-      is_default_stream: bool().default(false),
-      history_public_to_subscribers: bool().optional(),
-      stream_post_policy: postPolicyParam.optional(),
-      is_announcement_only: bool().optional(),
-      message_retention_days: retentionParam.default(null),
-      can_remove_subscribers_group: int().optional(),
-    },
+    params: { subscriptions: json(isList(subscriptionRequest)), ...addOptions },
     async handler({ ctx, user, params }) {
-      if (params.can_remove_subscribers_group !== undefined) await checkSystemGroup(ctx.db, user.realm_id, params.can_remove_subscribers_group);
-      const legacyPolicy = params.is_announcement_only ? 2 : 1;
-      return {
-        ...(await checkAddSubscriptions(ctx, user, {
-          subscriptions: params.subscriptions,
-          principals: params.principals ?? null,
-          authorizationErrorsFatal: params.authorization_errors_fatal,
-          isDefaultStream: params.is_default_stream,
-          settings: {
-            inviteOnly: params.invite_only,
-            isWebPublic: params.is_web_public,
-            historyPublicToSubscribers: params.history_public_to_subscribers ?? null,
-            streamPostPolicy: params.stream_post_policy ?? legacyPolicy,
-            messageRetentionDays: params.message_retention_days,
-            canRemoveSubscribersGroup: params.can_remove_subscribers_group ?? null,
-          },
-        })),
-      };
+      return { ...(await checkAddSubscriptions(ctx, user, await addInput(ctx, user, params.subscriptions, params))) };
+    },
+  }),
+  endpoint({
+    method: "PATCH",
+    path: "/users/me/subscriptions",
+    // Zulip reads the parameters of POST and DELETE besides the lists; principals apply to both.
+    params: { delete: json(isList(isStr())).default([]), add: json(isList(subscriptionRequest)).default([]), ...addOptions },
+    async handler({ ctx, user, params }) {
+      if (params.add.length === 0 && params.delete.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+      const add = await addInput(ctx, user, params.add, params);
+      return { ...(await checkUpdateSubscriptions(ctx, user, { add, remove: { names: params.delete, principals: add.principals } })) };
     },
   }),
   endpoint({
@@ -91,6 +117,16 @@ export const subscriptionEndpoints = [
     params: { subscriptions: json(isList(isStr())), principals: principalsParam },
     async handler({ ctx, user, params }) {
       return checkRemoveSubscriptions(ctx, user, { names: params.subscriptions, principals: params.principals ?? null });
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/users/:user/subscriptions/:stream_id",
+    params: {},
+    async handler({ ctx, user, path }) {
+      const target = await accessUserById(ctx.db, user, pathInt(path.user), { allowDeactivated: false, allowBots: false });
+      const { stream } = await accessStreamById(ctx.db, user, pathInt(path.stream_id), { allowRealmAdmin: true });
+      return { is_subscribed: await isSubscribed(ctx.db, target.id, stream.id) };
     },
   }),
   endpoint({

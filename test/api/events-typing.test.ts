@@ -29,6 +29,7 @@ beforeAll(async () => {
         creator_id: null,
         first_message_id: null,
         deactivated: 0,
+        email_token: `typing-${name}`,
       })
       .returning("id")
       .executeTakeFirstOrThrow();

@@ -128,6 +128,11 @@ describe("GET /get_stream_id", () => {
     expect((await server.as("othello").get("/get_stream_id", { stream: "rome" })).body).toEqual(success({ stream_id: ids.Rome }));
   });
 
+  it("ignores spaces around the name, and names it as sent when it finds nothing", async () => {
+    expect((await server.as("othello").get("/get_stream_id", { stream: "  Rome " })).body).toEqual(success({ stream_id: ids.Rome }));
+    expect((await server.as("othello").get("/get_stream_id", { stream: " Nowhere " })).body).toEqual(error("Invalid channel name ' Nowhere '"));
+  });
+
   it("answers Invalid channel name for missing and inaccessible channels", async () => {
     expect((await server.as("othello").get("/get_stream_id", { stream: "Hamlet only" })).body).toEqual(error("Invalid channel name 'Hamlet only'"));
     expect((await server.as("othello").get("/get_stream_id", { stream: "Nowhere" })).body).toEqual(error("Invalid channel name 'Nowhere'"));

@@ -40,6 +40,17 @@ describe("DELETE /users/me/subscriptions", () => {
     expect((await unsubscribe("othello", { subscriptions: ["Nowhere", "Elsinore", "Limbo"] })).body).toEqual(error("Channel(s) (Nowhere, Limbo) do not exist"));
   });
 
+  it("validates names as Zulip's list_to_streams does, before looking channels up", async () => {
+    expect((await unsubscribe("othello", { subscriptions: ["Nowhere", " "] })).body).toEqual(error("Channel name can't be empty."));
+    expect((await unsubscribe("othello", { subscriptions: ["y".repeat(61)] })).body).toEqual(error("Channel name too long (limit: 60 characters)."));
+  });
+
+  it("checks the permission to remove others before naming missing channels", async () => {
+    expect((await unsubscribe("hamlet", { subscriptions: ["Elsinore", "Nowhere"], principals: [server.users.cordelia.id] })).body).toEqual(
+      error("Insufficient permission"),
+    );
+  });
+
   it("lets a user unsubscribe their own bot, but not other members", async () => {
     expect((await unsubscribe("hamlet", { subscriptions: ["Elsinore"], principals: ["default-bot@zulip.com"] })).body).toEqual(
       success({ removed: ["Elsinore"], not_removed: [] }),

@@ -7,6 +7,7 @@ import pg from "pg";
 import type { Db } from "../../src/db/index.js";
 import { migrations } from "../../src/db/migrations/index.js";
 import type { Database } from "../../src/db/schema.js";
+import { registerSearchText } from "../../src/db/search-text.js";
 import { testBackend } from "../harness/server.js";
 
 /** A database of the test backend, migrated only up to (not including) the named migration. */
@@ -17,7 +18,10 @@ export async function databaseBefore(migration: string): Promise<{ url: string; 
   if (testBackend() === "sqlite") {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rookery-migration-")), "old.sqlite3");
     url = `sqlite:${file}`;
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
+    const database = new SQLite(file);
+    // Migrations from 007 on create triggers that call it, as the server's own connection does.
+    registerSearchText(database);
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   } else {
     const admin = process.env.ROOKERY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
     const name = `rookery_migration_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
