@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
@@ -56,7 +57,10 @@ type Obj = { [key: string]: unknown };
 interface EventAlternative { pointer: string; types: string[] | undefined; ops: string[] | undefined }
 interface Spec { doc: Obj; paths: Obj; ajv: Ajv }
 
-const SPEC_FILE = fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
+// ROOKERY_ZULIP_REFERENCE names the reference directory when it is not ../shared/reference beside the checkout.
+const SPEC_FILE = process.env.ROOKERY_ZULIP_REFERENCE
+  ? path.join(path.resolve(process.env.ROOKERY_ZULIP_REFERENCE), "zulip-openapi.yaml")
+  : fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
 const DOC_ID = "zulip-openapi.json";
 /** Zulip documents its errors common to all endpoints (400, 401, 429) on this pseudo-endpoint. */
 const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"];
