@@ -8,7 +8,7 @@
  * response sizes.
  *
  *   npx vite-node bench/register.ts [runs=40]
- *   npx vite-node bench/register.ts --short     (60 users, 20 channels: a few seconds)
+ *   npx vite-node bench/register.ts --short     (or ROOKERY_BENCH_SHORT=1; 60 users, 20 channels: seconds)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -23,7 +23,8 @@ import { runUnderServerFlags } from "./server-flags.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const SHORT = process.argv.includes("--short");
+// Short mode (ROOKERY_BENCH_SHORT=1 or --short): seconds, not minutes.
+const SHORT = process.env.ROOKERY_BENCH_SHORT === "1" || process.argv.includes("--short");
 const RUNS = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (SHORT ? 8 : 40));
 const USERS = SHORT ? 60 : 1000;
 const CHANNELS = SHORT ? 20 : 200;

@@ -234,7 +234,7 @@ export async function starredMessageIds(db: Db, userId: number, starredBit: numb
     .selectFrom("user_message")
     .select("message_id")
     .where("user_id", "=", userId)
-    .where(sql<SqlBool>`(flags & ${starredBit}) <> 0`)
+    .where(sql<SqlBool>`(flags & ${sql.lit(starredBit)}) <> 0`)
     .orderBy("message_id")
     .limit(limit)
     .execute();
