@@ -1,11 +1,14 @@
 /**
- * POST /register (every event type, full initial state) in an organisation of 1,000 users and
- * 200 channels, each user subscribed to 20 of them, with a few thousand messages so that
- * unread_msgs and recent_private_conversations have something to say. Prints the median and
- * p90 over real HTTP, the response size, and GET /users/me measured in the same run as the
- * baseline.
+ * POST /register with the complete state (fetch_event_types omitted: every key Zulip 9 sends) in
+ * an organisation of 1,000 users and 200 channels, each user subscribed to 20 of them, with a
+ * few thousand messages so that unread_msgs, recent_private_conversations and starred_messages
+ * have something to say. The baseline, measured in the same run and interleaved with it, is the
+ * state of the event types the register response covered before it was completed (OLD_TYPES), so
+ * the ratio says what the added keys cost. Prints the median and p90 over real HTTP and the
+ * response sizes.
  *
  *   npx vite-node bench/register.ts [runs=40]
+ *   npx vite-node bench/register.ts --short     (or ROOKERY_BENCH_SHORT=1; 60 users, 20 channels: seconds)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -20,10 +23,22 @@ import { runUnderServerFlags } from "./server-flags.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const RUNS = Number(process.argv[2] ?? 40);
-const USERS = 1000;
-const CHANNELS = 200;
-const CHANNELS_PER_USER = 20;
+// Short mode (ROOKERY_BENCH_SHORT=1 or --short): seconds, not minutes.
+const SHORT = process.env.ROOKERY_BENCH_SHORT === "1" || process.argv.includes("--short");
+const RUNS = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (SHORT ? 8 : 40));
+const USERS = SHORT ? 60 : 1000;
+const CHANNELS = SHORT ? 20 : 200;
+const CHANNELS_PER_USER = SHORT ? 5 : 20;
+const MESSAGES = SHORT ? 200 : 2000;
+const STARRED = SHORT ? 10 : 100;
+
+/** The fetch_event_types the register response covered before every documented key was sent. */
+const OLD_TYPES = [
+  "realm", "realm_user", "realm_user_groups", "subscription", "stream", "default_streams", "user_topic", "muted_topics",
+  "user_settings", "update_display_settings", "update_global_notifications", "realm_user_settings_defaults", "presence",
+  "user_status", "muted_users", "drafts", "alert_words", "message", "update_message_flags", "recent_private_conversations",
+  "custom_profile_fields", "realm_emoji",
+];
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
@@ -53,36 +68,57 @@ async function main(): Promise<void> {
     await post(owner, "/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: `channel ${c}`, description: `Channel number ${c}` }]), principals: JSON.stringify([...new Set([owner.id, ...members])]) });
   }
   const me = users[10]!;
-  for (let m = 0; m < 2000; m++) {
+  const directIds: number[] = [];
+  for (let m = 0; m < MESSAGES; m++) {
     const sender = users[(m * 7) % USERS]!;
-    if (m % 4 === 0) await post(sender, "/messages", { type: "private", to: JSON.stringify([me.id]), content: `direct ${m}` });
-    else await post(owner, "/messages", { type: "stream", to: `channel ${m % CHANNELS}`, topic: `topic ${m % 13}`, content: `message ${m}` });
+    if (m % 4 === 0) {
+      const sent: unknown = await (await post(sender, "/messages", { type: "private", to: JSON.stringify([me.id]), content: `direct ${m}` })).json();
+      if (typeof sent === "object" && sent !== null && "id" in sent && typeof sent.id === "number") directIds.push(sent.id);
+    } else await post(owner, "/messages", { type: "stream", to: `channel ${m % CHANNELS}`, topic: `topic ${m % 13}`, content: `message ${m}` });
   }
+  await post(me, "/messages/flags", { messages: JSON.stringify(directIds.slice(0, STARRED)), op: "add", flag: "starred" });
 
-  const time = async (run: () => Promise<Response>): Promise<{ ms: number; bytes: number }> => {
+  // CPU time too: on a machine others share, the wall time also counts the waits for a core.
+  const time = async (run: () => Promise<Response>): Promise<{ ms: number; cpuMs: number; bytes: number }> => {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const res = await run();
     const bytes = (await res.arrayBuffer()).byteLength;
-    return { ms: performance.now() - t0, bytes };
+    const cpu = process.cpuUsage(cpu0);
+    return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, bytes };
   };
-  const register = () => post(me, "/register", {});
-  const usersMe = () => fetch(`${base}/users/me`, { headers: { authorization: auth(me) } });
-  for (let i = 0; i < 5; i++) await time(register);
-  const registerMs: number[] = [];
-  const baselineMs: number[] = [];
-  let bytes = 0;
+  const complete = () => post(me, "/register", {});
+  const old = () => post(me, "/register", { fetch_event_types: JSON.stringify(OLD_TYPES) });
+  for (let i = 0; i < 5; i++) {
+    await time(complete);
+    await time(old);
+  }
+  const completeMs: number[] = [];
+  const oldMs: number[] = [];
+  const completeCpu: number[] = [];
+  const oldCpu: number[] = [];
+  let completeBytes = 0;
+  let oldBytes = 0;
   for (let i = 0; i < RUNS; i++) {
-    baselineMs.push((await time(usersMe)).ms);
-    const r = await time(register);
-    registerMs.push(r.ms);
-    bytes = r.bytes;
+    const o = await time(old);
+    oldMs.push(o.ms);
+    oldCpu.push(o.cpuMs);
+    oldBytes = o.bytes;
+    const c = await time(complete);
+    completeMs.push(c.ms);
+    completeCpu.push(c.cpuMs);
+    completeBytes = c.bytes;
   }
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
-  const p50 = percentile(registerMs, 50);
-  console.log(`POST /register, ${USERS} users, ${CHANNELS} channels (${CHANNELS_PER_USER} subscribed), ${RUNS} runs: p50 ${p50.toFixed(1)} ms, p90 ${percentile(registerMs, 90).toFixed(1)} ms (target p50 ≤ 30), ${(bytes / 1024).toFixed(0)} KiB`);
-  console.log(`GET /users/me baseline: p50 ${percentile(baselineMs, 50).toFixed(2)} ms; register / baseline ${(p50 / percentile(baselineMs, 50)).toFixed(0)}×`);
+  const p50 = percentile(completeMs, 50);
+  const oldP50 = percentile(oldMs, 50);
+  console.log(`POST /register, ${USERS} users, ${CHANNELS} channels (${CHANNELS_PER_USER} subscribed), ${RUNS} runs${SHORT ? " (short)" : ""}`);
+  const cpu = (xs: number[]) => `CPU p50 ${percentile(xs, 50).toFixed(1)} ms`;
+  console.log(`  complete state:            p50 ${p50.toFixed(1)} ms, p90 ${percentile(completeMs, 90).toFixed(1)} ms${SHORT ? "" : " (target p50 ≤ 30)"}, ${cpu(completeCpu)}, ${(completeBytes / 1024).toFixed(0)} KiB`);
+  console.log(`  baseline, the old types:   p50 ${oldP50.toFixed(1)} ms, p90 ${percentile(oldMs, 90).toFixed(1)} ms, ${cpu(oldCpu)}, ${(oldBytes / 1024).toFixed(0)} KiB`);
+  console.log(`  complete / old: ${(p50 / oldP50).toFixed(2)}× time, ${(completeBytes / oldBytes).toFixed(2)}× bytes`);
 }
 
 main().catch((error: unknown) => {

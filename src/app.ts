@@ -19,6 +19,7 @@ import { createMailer } from "./mail.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
+import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute } from "./routes/health.js";
 import { registerSignupRoutes } from "./routes/signup.js";
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);
   registerHealthRoute(http, ctx);
+  registerEmojiDataRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));

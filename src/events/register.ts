@@ -10,7 +10,11 @@ import { NARROW_OPERATORS } from "./narrow.js";
 import type { QueueOptions } from "./queue.js";
 import { DEFAULT_LIFESPAN_SECS, MAX_LIFESPAN_SECS } from "./queues.js";
 
-/** The client_capabilities Rookery understands (Zulip's ClientCapabilities at feature level 275). */
+/**
+ * The client_capabilities Rookery understands (Zulip's ClientCapabilities at feature level 275).
+ * Others, such as those newer clients declare for later servers, are accepted and ignored when
+ * their value is a boolean, as Zulip 9's check_dict does.
+ */
 export const CAPABILITIES = [
   "notification_settings_null",
   "bulk_message_deletion",
@@ -40,7 +44,7 @@ export const registerParams = {
   include_subscribers: choice(["true", "false", "partial"]).default("false"),
   slim_presence: bool().default(false),
   all_public_streams: bool().optional(),
-  client_capabilities: json(isDict({ notification_settings_null: isBool }, optionalCapabilities)).optional(),
+  client_capabilities: json(isDict({ notification_settings_null: isBool }, optionalCapabilities, isBool)).optional(),
   event_types: json(isNullable(isList(isStr()))).optional(),
   fetch_event_types: json(isNullable(isList(isStr()))).optional(),
   narrow: json(isNarrow).default([]),

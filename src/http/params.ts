@@ -201,10 +201,15 @@ export function isEither<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
 type Fields = Record<string, Check<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends Check<infer T> ? T : never };
 
-/** Checks an object with required keys and optional keys; other keys are refused. */
+/**
+ * Checks an object with required keys and optional keys. Other keys are refused, unless
+ * `otherValues` is given (Zulip's check_dict with a value_validator): then every value must pass
+ * it, named `x contains a value that`, and the keys it accepts are left out of the result.
+ */
 export function isDict<R extends Fields, O extends Fields = Record<never, never>>(
   required: R,
   optional?: O,
+  otherValues?: Check<unknown>,
 ): Check<FieldValues<R> & Partial<FieldValues<O>>> {
   const properties = Object.fromEntries([...Object.entries(required), ...Object.entries(optional ?? {})].map(([key, check]) => [key, check.schema ?? {}]));
   return described((value, name) => {
@@ -219,12 +224,13 @@ export function isDict<R extends Fields, O extends Fields = Record<never, never>
       if (key in input) out[key] = check(input[key], `${name}[${JSON.stringify(key)}]`);
     }
     for (const key of Object.keys(input)) {
-      if (!(key in required) && !(optional && key in optional)) {
+      if (otherValues) otherValues(input[key], `${name} contains a value that`);
+      else if (!(key in required) && !(optional && key in optional)) {
         throw badRequest(`Argument "${key}" at ${name} is unexpected`);
       }
     }
     return out as FieldValues<R> & Partial<FieldValues<O>>;
-  }, { type: "object", properties, required: Object.keys(required), additionalProperties: false });
+  }, { type: "object", properties, required: Object.keys(required), additionalProperties: otherValues ? (otherValues.schema ?? true) : false });
 }
 
 function isIntLike(value: unknown): value is number {

@@ -130,3 +130,11 @@ export function emojiByCode(code: string): EmojiEntry | undefined {
   if (name === undefined) return undefined;
   return { code, name };
 }
+
+/** Every unicode emoji's code with all its Zulip names, the canonical one first (emoji_api.json's code_to_names). */
+export function emojiCodeToNames(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  // byName keeps insertion order, and each code's first name is the one byCode calls canonical.
+  for (const [name, code] of tables().byName) (out[code] ??= []).push(name);
+  return out;
+}

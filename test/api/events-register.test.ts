@@ -109,13 +109,28 @@ describe("POST /register", () => {
   });
 });
 
+describe("POST /register client_capabilities", () => {
+  it("accepts capabilities it does not know, with boolean values, and ignores them (Zulip 9's check_dict)", async () => {
+    const res = await server.as("hamlet").post("/register", {
+      client_capabilities: { notification_settings_null: true, empty_topic_name: true, individual_emoji_changes: false },
+      fetch_event_types: [],
+    });
+    expect(res.status).toBe(200);
+    const queue = server.app.ctx.queues.ofUser(server.users.hamlet.id).find((q) => q.id === res.body.queue_id);
+    expect(queue?.options.capabilities).toEqual({ notification_settings_null: true });
+  });
+});
+
 describe("POST /register errors", () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ["a narrow operator Zulip does not filter events on", { narrow: [["search", "x"]] }, "Operator search not supported."],
     ["a narrow term that is not a pair", { narrow: [["stream"]] }, "narrow[0] should have exactly 2 items"],
     ["a narrow that is not a list", { narrow: "stream" }, "narrow is not valid JSON"],
     ["client_capabilities without notification_settings_null", { client_capabilities: { bulk_message_deletion: true } }, "notification_settings_null key is missing from client_capabilities"],
-    ["an unknown capability", { client_capabilities: { notification_settings_null: true, telepathy: true } }, 'Argument "telepathy" at client_capabilities is unexpected'],
+    ["an unknown capability whose value is not a boolean", { client_capabilities: { notification_settings_null: true, telepathy: 1 } }, "client_capabilities contains a value that is not a boolean"],
+    ["a known capability whose value is not a boolean", { client_capabilities: { notification_settings_null: true, bulk_message_deletion: "yes" } }, 'client_capabilities["bulk_message_deletion"] is not a boolean'],
+    ["notification_settings_null that is not a boolean", { client_capabilities: { notification_settings_null: null } }, 'client_capabilities["notification_settings_null"] is not a boolean'],
+    ["client_capabilities that is not an object", { client_capabilities: [true] }, "client_capabilities is not a dict"],
     ["include_subscribers that is not true/false/partial", { include_subscribers: "yes" }, "Invalid include_subscribers"],
     ["event_types that is not a list of strings", { event_types: [1] }, "event_types[0] is not a string"],
     ["apply_markdown that is not a boolean", { apply_markdown: "1" }, "apply_markdown is not a boolean"],

@@ -115,13 +115,13 @@ describe("reusable link → email → confirmation → account", () => {
   it("sends realm_user add and the system-group memberships when the account is created, nothing before", async () => {
     const link = await newLink({ invite_as: 600, stream_ids: "[]" });
     await checkAction(server, "iago", () => page(link, form({ email: "watched-link@example.com" })), {
-      eventTypes: ["realm_user", "user_group", "invites_changed"],
+      eventTypes: ["realm_user", "user_group", "realm_user_groups", "invites_changed"],
       expectEvents: [],
       changesState: false,
     });
     const path = lastMailTo("watched-link@example.com").path;
     const events = await checkAction(server, "iago", () => page(path, form({ full_name: "Watched Link", password: "secret-pw" })), {
-      eventTypes: ["realm_user", "user_group", "invites_changed"],
+      eventTypes: ["realm_user", "user_group", "realm_user_groups", "invites_changed"],
     });
     expect(events.map((e) => `${e.type}:${e.op}`)).toEqual(["realm_user:add", "user_group:add_members"]);
     expect(events[0].person).toMatchObject({ email: "watched-link@example.com", full_name: "Watched Link", role: 600 });

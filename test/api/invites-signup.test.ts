@@ -96,7 +96,7 @@ describe("invitation by email, end to end over SMTP", () => {
     await server.as("hamlet").post("/invites", { invitee_emails: "watched@example.com", stream_ids: [] });
     const path = linkPathFor("watched@example.com");
     const events = await checkAction(server, "iago", () => page(path, form({ full_name: "Watched", password: "secret-pw" })), {
-      eventTypes: ["realm_user", "user_group", "invites_changed"],
+      eventTypes: ["realm_user", "user_group", "realm_user_groups", "invites_changed"],
     });
     expect(events.map((e) => `${e.type}${e.op ? `:${e.op}` : ""}`)).toEqual([
       "realm_user:add",

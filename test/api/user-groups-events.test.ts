@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const noGroupId = { validate: false };
-const groupEvents = ["user_group"];
+// user_group events change the state fetched by the realm_user_groups entry.
+const groupEvents = ["user_group", "realm_user_groups"];
 
 async function idOf(name: string): Promise<number> {
   return groupIdOf(server, name);
@@ -93,7 +94,7 @@ describe("user_group events keep /register's realm_user_groups consistent", () =
 
   it("a new user joins their system groups", async () => {
     const events = await checkAction(server, "hamlet", () => server.as("iago").post("/users", { email: "evt@zulip.com", password: "pw-123456", full_name: "Evt User" }), {
-      eventTypes: ["realm_user", "user_group"],
+      eventTypes: ["realm_user", "user_group", "realm_user_groups"],
     });
     const added = events.filter((e) => e.type === "user_group");
     expect(added.map((e) => [e.op, e.group_id])).toEqual([

@@ -25,7 +25,7 @@ async function membersByName(): Promise<Record<string, number[]>> {
 }
 
 async function registeredGroups(): Promise<Json[]> {
-  const res = await server.as("hamlet").post("/register", { fetch_event_types: JSON.stringify(["user_group"]) });
+  const res = await server.as("hamlet").post("/register", { fetch_event_types: JSON.stringify(["realm_user_groups"]) });
   expect(res.status).toBe(200);
   return res.body.realm_user_groups;
 }

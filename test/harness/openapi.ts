@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
@@ -56,7 +57,10 @@ type Obj = { [key: string]: unknown };
 interface EventAlternative { pointer: string; types: string[] | undefined; ops: string[] | undefined }
 interface Spec { doc: Obj; paths: Obj; ajv: Ajv }
 
-const SPEC_FILE = fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
+// ROOKERY_ZULIP_REFERENCE names the reference directory when it is not ../shared/reference beside the checkout.
+const SPEC_FILE = process.env.ROOKERY_ZULIP_REFERENCE
+  ? path.join(path.resolve(process.env.ROOKERY_ZULIP_REFERENCE), "zulip-openapi.yaml")
+  : fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
 const DOC_ID = "zulip-openapi.json";
 /** Zulip documents its errors common to all endpoints (400, 401, 429) on this pseudo-endpoint. */
 const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"];
@@ -76,6 +80,7 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "get_own_user_200_response", property: "is_billing_admin", definition: { type: "boolean" } },
   { schema: "User", property: "is_billing_admin", definition: { type: "boolean" } },
   { schema: "register_queue_200_response_allOf_cross_realm_bots_inner", property: "is_billing_admin", definition: { type: "boolean" } },
+  { schema: "register_queue_200_response", property: "is_billing_admin", definition: { type: "boolean" } },
   // Replaced by can_add_custom_emoji_group in Zulip 10.0 (feature level 307); sent at 275.
   { schema: "register_queue_200_response", property: "realm_add_custom_emoji_policy", definition: { type: "integer" } },
   // Replaced by can_create_groups/can_manage_all_groups (FL 299), can_invite_users_group (FL 321) and can_add_subscribers_group (FL 341); sent at 275.
@@ -371,4 +376,42 @@ function enumOf(doc: Obj, node: unknown): string[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum.filter((value): value is string => typeof value === "string");
   const members = Array.isArray(schema.allOf) ? schema.allOf : [];
   return members.map((member) => enumOf(doc, member)).find((values) => values !== undefined);
+}
+
+/** A property a response schema documents: its name, its description and, for objects, its own properties. */
+export interface DocumentedProperty {
+  name: string;
+  description: string;
+  properties: DocumentedProperty[];
+}
+
+/** Whether Zulip's reference document is where the validator reads it. */
+export function referenceAvailable(): boolean {
+  return existsSync(SPEC_FILE);
+}
+
+/**
+ * The properties the reference document gives a JSON response at its top level (POST /register's
+ * 200: the state keys), each with the properties of its value when that is an object.
+ */
+export function documentedResponseProperties(method: string, path: string, status: number): DocumentedProperty[] {
+  const verb = normaliseMethod(method);
+  const [template] = operationsFor(verb, normalisePath(path));
+  if (template === undefined) throw new Error(`no operation for ${method} ${path}`);
+  const [pointer] = responsePointers(template, verb, status);
+  if (pointer === undefined || pointer === "") throw new Error(`no JSON response documented for ${method} ${path} ${status}`);
+  const { doc } = loadSpec();
+  return propertiesOf(doc, deref(doc, at(doc, pointer)));
+}
+
+function propertiesOf(doc: Obj, schema: unknown): DocumentedProperty[] {
+  const resolved = deref(doc, schema);
+  // A nullable object becomes anyOf [null, object] in toJsonSchema.
+  const object = isObj(resolved) && Array.isArray(resolved.anyOf) ? resolved.anyOf.map((alt) => deref(doc, alt)).find((alt) => isObj(alt) && isObj(alt.properties)) : resolved;
+  if (!isObj(object) || !isObj(object.properties)) return [];
+  return Object.entries(object.properties).map(([name, value]) => {
+    const property = deref(doc, value);
+    const description = isObj(property) && typeof property.description === "string" ? property.description : "";
+    return { name, description, properties: propertiesOf(doc, property) };
+  });
 }

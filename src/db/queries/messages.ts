@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Selectable, type Updateable } from "kysely";
+import { CompiledQuery, sql, type Insertable, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { MessageTable } from "../schema.js";
 
@@ -226,4 +226,17 @@ export async function maxReceivedMessageId(db: Db, userId: number): Promise<numb
     .where("user_id", "=", userId)
     .executeTakeFirst();
   return row?.max_id ?? -1;
+}
+
+/** Ids of the messages a user has starred, oldest first, at most `limit`. */
+export async function starredMessageIds(db: Db, userId: number, starredBit: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("user_message")
+    .select("message_id")
+    .where("user_id", "=", userId)
+    .where(sql<SqlBool>`(flags & ${sql.lit(starredBit)}) <> 0`)
+    .orderBy("message_id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.message_id);
 }

@@ -1,11 +1,14 @@
 import type { ApiUserGroup } from "../../events/types.js";
 import type { StateSection } from "./types.js";
 
-/** realm_user_groups, and user_group events applied to it (Zulip's apply_event for user_group). */
+/**
+ * realm_user_groups (fetch_event_types entry realm_user_groups, as in Zulip; the queue's event
+ * type is user_group), and user_group events applied to it.
+ */
 export const userGroupSection: StateSection = {
-  types: ["user_group"],
+  types: ["realm_user_groups", "user_group"],
   async fetch(ctx, user, want, _opts, state) {
-    if (!want("user_group")) return;
+    if (!want("realm_user_groups")) return;
     // A copy: events that arrive while /register runs are applied to it in place.
     state.realm_user_groups = structuredClone((await ctx.groups.of(user.realm_id)).list);
   },
