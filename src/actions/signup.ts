@@ -20,7 +20,7 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { inviteStreamIds, isValidEmail, joinUrl } from "../lib/invites.js";
 import { isStrongPassword } from "../lib/passwords.js";
 import { hashPassword, randomToken } from "../lib/secrets.js";
-import { checkFullName } from "../lib/users.js";
+import { checkFullName, checkFullNameAvailable } from "../lib/users.js";
 import { notifyInvitesChanged } from "./invites.js";
 import { notifyReferrerOfJoin } from "./notification-bot.js";
 import { bulkAddSubscriptions } from "./subscriptions.js";
@@ -150,6 +150,8 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
     const { invite, realm } = invitation;
     const email = invite.email;
     if (await userByDeliveryEmail(tx, realm.id, email)) throw badRequest(`${email} already has an account in this organization.`);
+    await checkFullNameAvailable(tx, realm, fullName, null);
+    await checkFullNameAvailable(tx, realm, fullName, null);
     const user = await doCreateUser(ctx, tx, outbox, { realmId: realm.id, email, fullName, password: form.password, role: invite.invited_as, defaultSubscriptions: false }, passwordHash);
     const streamIds = inviteStreamIds(invite);
     if (invite.include_realm_default_subscriptions) streamIds.push(...(await defaultStreamIds(tx, realm.id)));

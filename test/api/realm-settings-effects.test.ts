@@ -119,6 +119,18 @@ describe("changed settings change what the server allows", () => {
     expect(await members()).toContain(server.users.hamlet.id);
   });
 
+  it("unique names: no user may take another's name, compared without case or width", async () => {
+    await setRealm({ require_unique_names: true });
+    const taken = error("Unique names required in this organization.");
+    expect((await server.as("hamlet").patch("/settings", { full_name: "IAGO" })).body).toEqual(taken);
+    expect((await server.as("iago").patch(`/users/${server.users.hamlet.id}`, { full_name: "ｉａｇｏ" })).body).toEqual(taken);
+    expect((await server.as("iago").post("/users", { email: "newcomer@zulip.com", password: "long-password-123", full_name: "othello, the moor of venice" })).body).toEqual(taken);
+    expect((await server.as("hamlet").patch("/settings", { full_name: "Prince Hamlet" })).status).toBe(200);
+    await setRealm({ require_unique_names: false });
+    expect((await server.as("hamlet").patch("/settings", { full_name: "Iago" })).status).toBe(200);
+    expect((await server.as("hamlet").patch("/settings", { full_name: "King Hamlet" })).status).toBe(200);
+  });
+
   it("the organisation's name and description reach /register", async () => {
     await setRealm({ name: "Verona Council", description: "Where **decisions** are made." });
     const state = await realmState();
