@@ -71,7 +71,7 @@ async function checkPlan(tx: Db, actor: UserRow, changes: RealmSettingChanges, r
   const value = (name: string) => changes.get(name);
   const isOwner = actor.role === Role.OWNER;
   const language = value("default_language");
-  if (typeof language === "string" && !(language in LANGUAGES)) throw badRequest(`Invalid language '${language}'`);
+  if (typeof language === "string" && !Object.hasOwn(LANGUAGES, language)) throw badRequest(`Invalid language '${language}'`);
   if (has("authentication_methods")) checkAuthenticationMethods(isOwner, value("authentication_methods"));
   const provider = value("video_chat_provider");
   if (typeof provider === "number" && !VIDEO_CHAT_PROVIDER_IDS.includes(provider)) throw badRequest(`Invalid video_chat_provider ${provider}`);
