@@ -86,6 +86,7 @@ describe("PATCH /realm: values", () => {
     expect((await patch("iago", { name: "x".repeat(41) })).body).toEqual(error("name is too long (limit: 40 characters)"));
     expect((await patch("iago", { description: "d".repeat(1001) })).body).toEqual(error("description is too long (limit: 1000 characters)"));
     expect((await patch("iago", { default_language: "xx" })).body).toEqual(error("Invalid language 'xx'"));
+    expect((await patch("iago", { default_language: "toString" })).body).toEqual(error("Invalid language 'toString'"));
     expect((await patch("iago", { default_language: "de", default_code_block_language: "python", description: "We test." })).body).toEqual(
       success({ description: "updated", default_language: "updated", default_code_block_language: "updated" }),
     );
