@@ -11,7 +11,7 @@ import { isStrongPassword } from "../lib/passwords.js";
 import { realmProp } from "../lib/realm-props.js";
 import { isAdmin } from "../lib/roles.js";
 import { hashPassword, randomToken, verifyPassword } from "../lib/secrets.js";
-import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, EmailVisibility } from "../lib/users.js";
+import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users.js";
 import { InvitationUnusable } from "./signup.js";
 import { doChangeFullName } from "./users.js";
 
@@ -41,7 +41,9 @@ export async function checkChangeAccount(ctx: AppContext, user: UserRow, changes
   if (changes.fullName === undefined || changes.fullName === user.full_name) return;
   const realm = await ctx.realms.get(user.realm_id);
   if (realmProp(realm, "name_changes_disabled") === true && !isAdmin(user)) return;
-  await doChangeFullName(ctx, user, checkFullName(changes.fullName));
+  const fullName = checkFullName(changes.fullName);
+  await checkFullNameAvailable(ctx.db, realm, fullName, user.id);
+  await doChangeFullName(ctx, user, fullName);
 }
 
 /**

@@ -29,6 +29,7 @@ import { isAdmin } from "../lib/roles.js";
 import { randomToken } from "../lib/secrets.js";
 import { accessStreamById } from "../lib/streams.js";
 import { realmSetting } from "../lib/realm-props.js";
+import { emailDomainRefusal } from "../lib/realm/domains.js";
 import { requireMemberOrAdmin } from "../lib/user-groups.js";
 
 /** What POST /invites and POST /invites/multiuse share, decoded. */
@@ -38,6 +39,9 @@ export interface InviteOptions {
   streamIds: number[];
   includeRealmDefaultSubscriptions: boolean;
 }
+
+/** Why an address outside the realm's allowed domains is not invited (Zulip's validate_email_is_valid). */
+const DOMAIN_REFUSALS: Readonly<Record<string, string>> = { outside: "Outside your domain.", plus: "Email addresses containing + are not allowed." };
 
 /** Zulip's INVITES_MIN_USER_AGE_DAYS: in open realms, younger accounts may not invite. */
 const MIN_INVITER_AGE_MS = 3 * 86_400_000;
@@ -63,9 +67,15 @@ export async function checkInviteUsers(ctx: AppContext, actor: UserRow, emailsRa
     if (!realmSetting(realm, "invite_required") && actor.date_joined > now - MIN_INVITER_AGE_MS && !isAdmin(actor)) {
       throw invitationError("Your account is too new to send invites for this organization. Ask an organization admin, or a more experienced user.", [], false);
     }
-    const invalid: [string, string, boolean][] = emails.filter((e) => !isValidEmail(e)).map((e) => [e, "Invalid address.", false]);
+    const invalid: [string, string, boolean][] = [];
+    const validated: string[] = [];
+    for (const email of emails) {
+      const problem = isValidEmail(email) ? DOMAIN_REFUSALS[(await emailDomainRefusal(tx, realm, email)) ?? ""] : "Invalid address.";
+      if (problem === undefined) validated.push(email);
+      else invalid.push([email, problem, false]);
+    }
     const skipped: [string, string, boolean][] = [];
-    for (const email of emails.filter(isValidEmail)) {
+    for (const email of validated) {
       const existing = await userByDeliveryEmail(tx, realm.id, email);
       if (existing) skipped.push(existing.is_active ? [email, "Already has an account.", false] : [email, "Account has been deactivated.", true]);
     }

@@ -17,7 +17,11 @@ import { renderContent, type Rendered } from "../lib/render.js";
 import { checkCanSendDirectMessage } from "../lib/dm-permissions.js";
 import { checkUserGroupMentionAllowed } from "../lib/user-groups.js";
 import { Role } from "../lib/roles.js";
+import { realmSetting } from "../lib/realm-props.js";
 import { streamIdDoesNotExist } from "../lib/streams.js";
+
+/** The topic clients put on a channel message sent without one. */
+const NO_TOPIC = "(no topic)";
 
 /** A send request as POST /messages decodes it. */
 export interface SendInput {
@@ -55,8 +59,11 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
   const destination = await resolveDestination(ctx.db, sender, input);
   const content = normalizeContent(input.content);
   const realm = await ctx.realms.get(sender.realm_id);
-  if (destination.kind === "stream") await checkCanSendToStream(ctx, sender, destination.stream);
-  else if (realm) await checkCanSendDirectMessage(ctx.db, await ctx.groups.of(realm.id), realm, sender, await participantRows(ctx, destination.userIds));
+  if (destination.kind === "stream") {
+    await checkCanSendToStream(ctx, sender, destination.stream);
+    // Clients send "(no topic)" for a message without one; an organisation may require topics.
+    if (realm && realmSetting(realm, "mandatory_topics") && destination.topic === NO_TOPIC) throw badRequest("Topics are required in this organization");
+  } else if (realm) await checkCanSendDirectMessage(ctx.db, await ctx.groups.of(realm.id), realm, sender, await participantRows(ctx, destination.userIds));
   const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content);
   const readBySender = input.readBySender ?? sentByHuman(input.client);
   if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));

@@ -20,7 +20,8 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { inviteStreamIds, isValidEmail, joinUrl } from "../lib/invites.js";
 import { isStrongPassword } from "../lib/passwords.js";
 import { hashPassword, randomToken } from "../lib/secrets.js";
-import { checkFullName } from "../lib/users.js";
+import { checkFullName, checkFullNameAvailable } from "../lib/users.js";
+import { emailDomainRefusal } from "../lib/realm/domains.js";
 import { notifyInvitesChanged } from "./invites.js";
 import { notifyReferrerOfJoin } from "./notification-bot.js";
 import { bulkAddSubscriptions } from "./subscriptions.js";
@@ -83,6 +84,12 @@ export interface SignupForm {
   password: string;
 }
 
+/** The signup form's words for an address outside the realm's allowed domains (Zulip's HomepageForm). */
+const SIGNUP_DOMAIN_REFUSALS = {
+  outside: "Your email address, {email}, is not in one of the domains that are allowed to register for accounts in this organization.",
+  plus: "Email addresses containing + are not allowed in this organization.",
+} as const;
+
 /**
  * A reusable link's first step (Zulip's accounts_home with a multiuse invite): records a pending
  * signup for the address with the link's role and channels, then mails the address a confirmation
@@ -96,6 +103,8 @@ export async function requestSignupConfirmation(ctx: AppContext, key: string, ra
     const invitation = await findInvitation(tx, key, ctx.clock.now());
     if (invitation.kind !== "multiuse") throw new InvitationUnusable("unknown");
     const { invite, realm } = invitation;
+    const refusal = await emailDomainRefusal(tx, realm, email);
+    if (refusal !== undefined) throw badRequest(SIGNUP_DOMAIN_REFUSALS[refusal].replace("{email}", email));
     if (await userByDeliveryEmail(tx, realm.id, email)) throw badRequest(`${email} already has an account in this organization.`);
     const now = ctx.clock.now();
     await insertConfirmation(tx, {
@@ -150,6 +159,8 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
     const { invite, realm } = invitation;
     const email = invite.email;
     if (await userByDeliveryEmail(tx, realm.id, email)) throw badRequest(`${email} already has an account in this organization.`);
+    await checkFullNameAvailable(tx, realm, fullName, null);
+    await checkFullNameAvailable(tx, realm, fullName, null);
     const user = await doCreateUser(ctx, tx, outbox, { realmId: realm.id, email, fullName, password: form.password, role: invite.invited_as, defaultSubscriptions: false }, passwordHash);
     const streamIds = inviteStreamIds(invite);
     if (invite.include_realm_default_subscriptions) streamIds.push(...(await defaultStreamIds(tx, realm.id)));

@@ -12,6 +12,7 @@ import {
   insertSubgroups,
   namedGroupByName,
   namedGroupsByIds,
+  realmUsersByIds,
   replaceContents,
   updateGroup,
   type UserGroupRow,
@@ -88,6 +89,32 @@ export async function moveUserToRoleGroups(ctx: AppContext, tx: Db, outbox: Outb
   } else if (!isMember && shouldBe) {
     await insertMembers(tx, fullMembers, [user.id]);
     outbox.send({ type: "user_group", op: "add_members", group_id: fullMembers, user_ids: [user.id] }, recipients);
+  }
+}
+
+/**
+ * Re-sorts role:fullmembers after the realm's waiting period changed (Zulip's
+ * update_users_in_full_members_system_group): members still within the new period leave it,
+ * members past it join. remove_members then add_members, to all active users.
+ */
+export async function updateFullMembersGroup(ctx: AppContext, tx: Db, outbox: Outbox, realmId: number, waitingPeriodDays: number): Promise<void> {
+  const fullMembers = await systemGroupId(tx, realmId, SystemGroups.FULL_MEMBERS);
+  const members = await systemGroupId(tx, realmId, SystemGroups.MEMBERS);
+  const fullIds = await directMemberIds(tx, fullMembers);
+  const memberIds = await directMemberIds(tx, members);
+  const users = await realmUsersByIds(tx, realmId, [...new Set([...fullIds, ...memberIds])]);
+  const now = ctx.clock.now();
+  const provisional = (u: UserRow) => Math.floor((now - u.date_joined) / 86_400_000) < waitingPeriodDays;
+  const leaving = users.filter((u) => fullIds.includes(u.id) && (provisional(u) || u.role !== Role.MEMBER)).map((u) => u.id);
+  const joining = users.filter((u) => memberIds.includes(u.id) && !fullIds.includes(u.id) && !provisional(u)).map((u) => u.id);
+  const recipients = await activeUserIds(tx, realmId);
+  if (leaving.length > 0) {
+    await deleteMembers(tx, fullMembers, leaving);
+    outbox.send({ type: "user_group", op: "remove_members", group_id: fullMembers, user_ids: leaving.sort((a, b) => a - b) }, recipients);
+  }
+  if (joining.length > 0) {
+    await insertMembers(tx, fullMembers, joining);
+    outbox.send({ type: "user_group", op: "add_members", group_id: fullMembers, user_ids: joining.sort((a, b) => a - b) }, recipients);
   }
 }
 

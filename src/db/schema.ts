@@ -280,6 +280,14 @@ export interface SignupConfirmationTable {
   created_user_id: number | null;
 }
 
+/** An email domain new users of a realm may sign up from; allow_subdomains 0/1. */
+export interface RealmDomainTable {
+  id: Generated<number>;
+  realm_id: number;
+  domain: string;
+  allow_subdomains: number;
+}
+
 /** The whole database. */
 /** A pending change of a user's address (Zulip's EmailChangeStatus + Confirmation); status as InviteStatus. */
 export interface EmailChangeTable {
@@ -334,4 +342,5 @@ export interface Database {
   email_change: EmailChangeTable;
   realm_emoji: RealmEmojiTable;
   signup_confirmation: SignupConfirmationTable;
+  realm_domain: RealmDomainTable;
 }

@@ -15,6 +15,24 @@ export type RealmBotEvent = { type: "realm_bot"; op: "update"; bot: { user_id: n
 
 export type HeartbeatEvent = { type: "heartbeat" };
 
+/** A value an organisation setting takes on the wire. */
+export type RealmSettingValue = boolean | number | string | null;
+
+/**
+ * An organisation setting changed: `update` for one property, or `update_dict` (property always
+ * "default") for the settings Zulip announces that way (message editing, group settings,
+ * authentication methods).
+ */
+export type RealmEvent =
+  | { type: "realm"; op: "update"; property: string; value: RealmSettingValue }
+  | { type: "realm"; op: "update_dict"; property: "default"; data: Record<string, unknown> };
+
+/** A domain new users may sign up from: added, its subdomain flag changed, or removed. */
+export type RealmDomainDict = { domain: string; allow_subdomains: boolean };
+export type RealmDomainsEvent =
+  | { type: "realm_domains"; op: "add" | "change"; realm_domain: RealmDomainDict }
+  | { type: "realm_domains"; op: "remove"; domain: string };
+
 /** The realm's whole custom emoji dictionary after a change (ApiRealmEmoji values keyed by id). */
 export type RealmEmojiEvent = { type: "realm_emoji"; op: "update"; realm_emoji: Record<string, Record<string, unknown>> };
 
@@ -164,7 +182,7 @@ export type ReactionEvent = {
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent;
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

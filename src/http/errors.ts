@@ -61,3 +61,8 @@ export function ownerRequired(): ApiError {
 export function rateLimited(secs: number): ApiError {
   return new ApiError("API usage exceeded rate limit", "RATE_LIMIT_HIT", 429, { "retry-after": secs }, { "Retry-After": String(secs) });
 }
+
+/** `Bad value for 'x': <value>`, Zulip's RequestVariableConversionError: a value of the right type that is out of range. */
+export function conversionError(name: string, badValue: string | number): ApiError {
+  return new ApiError(`Bad value for '${name}': ${badValue}`, "REQUEST_VARIABLE_INVALID", 400, { var_name: name, bad_value: badValue });
+}

@@ -50,7 +50,7 @@ export function messageSettings(realm: RealmRow | undefined): MessageSettings {
     moveMessagesWithinStreamLimitSeconds: num("move_messages_within_stream_limit_seconds", null),
     moveMessagesBetweenStreamsPolicy: num("move_messages_between_streams_policy", 1) ?? 1,
     moveMessagesBetweenStreamsLimitSeconds: num("move_messages_between_streams_limit_seconds", null),
-    deleteOwnMessagePolicy: num("delete_own_message_policy", 2) ?? 2,
+    deleteOwnMessagePolicy: num("delete_own_message_policy", 5) ?? 5,
     messageContentDeleteLimitSeconds: num("message_content_delete_limit_seconds", null),
     waitingPeriodThreshold: num("waiting_period_threshold", 0) ?? 0,
     wildcardMentionPolicy: num("wildcard_mention_policy", 5) ?? 5,

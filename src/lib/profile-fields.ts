@@ -44,10 +44,13 @@ export function isRenderable(fieldType: number): boolean {
   return fieldType === FieldType.SHORT_TEXT || fieldType === FieldType.LONG_TEXT;
 }
 
-/** Built-in external account subtypes: their label and hint are fixed. */
-export const DEFAULT_EXTERNAL_ACCOUNTS: Readonly<Record<string, { name: string; hint: string }>> = {
-  twitter: { name: "Twitter username", hint: "" },
-  github: { name: "GitHub username", hint: "" },
+/**
+ * Built-in external account subtypes (Zulip's DEFAULT_EXTERNAL_ACCOUNTS): their label, hint and
+ * link are fixed; /register sends them as realm_default_external_accounts.
+ */
+export const DEFAULT_EXTERNAL_ACCOUNTS: Readonly<Record<string, { text: string; url_pattern: string; name: string; hint: string }>> = {
+  twitter: { text: "Twitter", url_pattern: "https://twitter.com/%(username)s", name: "Twitter username", hint: "" },
+  github: { text: "GitHub", url_pattern: "https://github.com/%(username)s", name: "GitHub username", hint: "" },
 };
 
 /** field_data as the API accepts it: a dict of strings or of string dicts. */

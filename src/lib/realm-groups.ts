@@ -29,10 +29,15 @@ export function isInRealmGroupSetting(groups: RealmGroups, realm: RealmRow, name
 export function realmGroupSettingsState(groups: RealmGroups, realm: RealmRow): Record<string, number> {
   const state: Record<string, number> = {};
   for (const name of Object.keys(REALM_GROUP_DEFAULTS) as RealmGroupSetting[]) state[`realm_${name}`] = realmSettingGroup(groups, realm, name).id;
-  const legacyPolicy = (setting: RealmGroupSetting): number => LEGACY_POLICY[realmSettingGroup(groups, realm, setting).systemName ?? ""] ?? MEMBERS_POLICY;
+  const legacyPolicy = (setting: RealmGroupSetting): number => legacyCreationPolicy(realmSettingGroup(groups, realm, setting).systemName);
   state.realm_create_public_stream_policy = legacyPolicy("can_create_public_channel_group");
   state.realm_create_private_stream_policy = legacyPolicy("can_create_private_channel_group");
   return state;
+}
+
+/** The deprecated create_*_stream_policy value a channel-creation group stands for. */
+export function legacyCreationPolicy(systemName: string | null): number {
+  return LEGACY_POLICY[systemName ?? ""] ?? MEMBERS_POLICY;
 }
 
 /**

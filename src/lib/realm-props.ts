@@ -17,7 +17,7 @@ export function realmProps(realm: RealmRow): Readonly<Record<string, unknown>> {
 }
 
 /**
- * Organisation settings at their Zulip defaults (feature level 275), keyed without the `realm_`
+ * Organisation settings at their Zulip defaults (feature level 277), keyed without the `realm_`
  * prefix; a realm's `props` JSON overrides any of them. /register sends each as `realm_<name>`.
  */
 export const REALM_DEFAULTS = {
@@ -27,11 +27,12 @@ export const REALM_DEFAULTS = {
   authentication_methods: { Email: { enabled: true, available: true } },
   available_video_chat_providers: { disabled: { name: "None", id: 0 }, jitsi_meet: { name: "Jitsi Meet", id: 1 } },
   avatar_changes_disabled: false,
-  bot_domain: "",
+  bot_creation_policy: 1,
   create_web_public_stream_policy: 7,
   default_code_block_language: "",
-  default_external_accounts: {},
   default_language: "en",
+  /** Zulip 9 lets everyone delete their own messages (within message_content_delete_limit_seconds). */
+  delete_own_message_policy: 5,
   description: "",
   digest_emails_enabled: false,
   digest_weekday: 1,

@@ -3,9 +3,11 @@ import { remembered } from "./remembered.js";
 import type { Db } from "../db/index.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { UserRow } from "../db/queries/users.js";
-import { userByApiEmail, userById } from "../db/queries/users.js";
+import { userByApiEmail, userById, usersOfRealm } from "../db/queries/users.js";
+import type { RealmRow } from "../db/queries/realms.js";
 import { JsonText } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
+import { realmSetting } from "./realm-props.js";
 import { Role } from "./roles.js";
 import { systemBotAvatarUrl } from "./system-bots.js";
 
@@ -206,4 +208,20 @@ export function checkFullName(raw: string): string {
   if (/[*`\\>"@\u0000-\u001f\u007f]/.test(name)) throw badRequest("Invalid characters in name!");
   if (/\|\d+$/.test(raw)) throw badRequest("Invalid format!");
   return name;
+}
+
+/**
+ * Under require_unique_names, no other user of the realm (deactivated ones and bots included) may
+ * have the name, compared as Zulip does: NFKC-normalised and case-folded.
+ */
+export async function checkFullNameAvailable(db: Db, realm: RealmRow | undefined, name: string, exceptUserId: number | null): Promise<void> {
+  if (!realm || !realmSetting(realm, "require_unique_names")) return;
+  const key = foldName(name);
+  const taken = (await usersOfRealm(db, realm.id)).some((u) => u.id !== exceptUserId && foldName(u.full_name) === key);
+  if (taken) throw badRequest("Unique names required in this organization.");
+}
+
+/** Python's NFKC normalisation then casefold(), closely enough (upper-casing first folds ß to ss). */
+function foldName(name: string): string {
+  return name.normalize("NFKC").toUpperCase().toLowerCase();
 }

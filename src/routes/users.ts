@@ -3,7 +3,7 @@ import { endpoint } from "../http/endpoint.js";
 import { adminRequired } from "../http/errors.js";
 import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
 import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
-import { accessUserByEmail, accessUserById, apiUser, checkFullName, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users.js";
+import { accessUserByEmail, accessUserById, apiUser, checkFullName, checkFullNameAvailable, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users.js";
 import { checkUpdateProfileData } from "../actions/profile-fields.js";
 import { whenBoth } from "../lib/maybe-promise.js";
 import { isProfileValue } from "../lib/profile-fields.js";
@@ -55,6 +55,7 @@ export const userEndpoints = [
     async handler({ ctx, user, params }) {
       if (!isAdmin(user)) throw adminRequired();
       const fullName = checkFullName(params.full_name);
+      await checkFullNameAvailable(ctx.db, await ctx.realms.get(user.realm_id), fullName, null);
       const created = await checkCreateUser(ctx, {
         realmId: user.realm_id,
         email: params.email,
@@ -76,7 +77,12 @@ export const userEndpoints = [
     async handler({ ctx, user, params, path }) {
       const target = await accessUserById(ctx.db, user, pathInt(path.user), { allowDeactivated: true, allowBots: true, forAdmin: true });
       if (params.role !== undefined) await checkChangeRole(ctx, user, target, params.role);
-      if (params.full_name !== undefined) await doChangeFullName(ctx, target, checkFullName(params.full_name));
+      if (params.full_name !== undefined) {
+        const fullName = checkFullName(params.full_name);
+      await checkFullNameAvailable(ctx.db, await ctx.realms.get(user.realm_id), fullName, null);
+        if (fullName !== target.full_name) await checkFullNameAvailable(ctx.db, await ctx.realms.get(target.realm_id), fullName, target.id);
+        await doChangeFullName(ctx, target, fullName);
+      }
       if (params.profile_data !== undefined) await checkUpdateProfileData(ctx, target, params.profile_data, { clearEmpty: true });
       return {};
     },

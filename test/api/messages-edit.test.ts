@@ -79,11 +79,22 @@ describe("PATCH /messages/{id}", () => {
 
 describe("DELETE /messages/{id}", () => {
   it("administrators delete any message; others by policy", async () => {
+    await setRealmProps(server, { delete_own_message_policy: 2 });
     const id = await sendStream(server, "hamlet", "Verona", "delete", "x");
     expect((await server.as("hamlet").delete(`/messages/${id}`)).body).toEqual(error("You don't have permission to delete this message"));
     expect((await server.as("iago").delete(`/messages/${id}`)).body).toEqual(success());
     expect((await server.as("iago").get(`/messages/${id}`)).body).toEqual(error("Invalid message(s)"));
     expect((await server.as("iago").delete(`/messages/${id}`)).body).toEqual(error("Invalid message(s)"));
+    await setRealmProps(server, { delete_own_message_policy: 5 });
+  });
+
+  it("by Zulip 9's defaults, senders delete their own messages for ten minutes", async () => {
+    const id = await sendStream(server, "hamlet", "Verona", "delete", "x");
+    expect((await server.as("othello").delete(`/messages/${id}`)).body).toEqual(error("You don't have permission to delete this message"));
+    expect((await server.as("hamlet").delete(`/messages/${id}`)).body).toEqual(success());
+    const late = await sendStream(server, "hamlet", "Verona", "delete", "y");
+    server.clock.advance(601);
+    expect((await server.as("hamlet").delete(`/messages/${late}`)).body).toEqual(error("The time limit for deleting this message has passed"));
   });
 
   it("honours delete_own_message_policy and the time limit", async () => {
@@ -94,7 +105,7 @@ describe("DELETE /messages/{id}", () => {
     expect((await server.as("hamlet").delete(`/messages/${id}`)).body).toEqual(error("The time limit for deleting this message has passed"));
     const fresh = await sendStream(server, "hamlet", "Verona", "delete", "y");
     expect((await server.as("hamlet").delete(`/messages/${fresh}`)).body).toEqual(success());
-    await setRealmProps(server, { delete_own_message_policy: 2, message_content_delete_limit_seconds: null });
+    await setRealmProps(server, { delete_own_message_policy: 5, message_content_delete_limit_seconds: 600 });
   });
 });
 

@@ -69,6 +69,11 @@ const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"
 const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   // Zulip serves these but leaves them out of its OpenAPI document.
   "POST /users/me/api_key/regenerate",
+  "PATCH /realm",
+  "GET /realm/domains",
+  "POST /realm/domains",
+  "PATCH /realm/domains/{domain}",
+  "DELETE /realm/domains/{domain}",
 ];
 
 /**
@@ -107,6 +112,14 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "CodedError", property: "first_message_id_allowed_to_move", definition: { type: "integer", nullable: true } },
   { schema: "CodedError", property: "total_messages_in_topic", definition: { type: "integer" } },
   { schema: "CodedError", property: "total_messages_allowed_to_move", definition: { type: "integer" } },
+  // Replaced by can_delete_own_message_group (FL 291) and can_create_bots_group (FL 344); sent at 277.
+  { schema: "register_queue_200_response", property: "realm_delete_own_message_policy", definition: { type: "integer" } },
+  { schema: "register_queue_200_response", property: "realm_bot_creation_policy", definition: { type: "integer" } },
+  // Replaced by can_move_messages_between_topics_group (FL 316); its changes came as realm update_dict at 277.
+  { schema: "get_events_200_response_allOf_events_inner_oneOf_67_data", property: "edit_topic_policy", definition: { type: "integer" } },
+  // Removed from server_supported_permission_settings in Zulip 10.0 (feature level 326); sent at 277.
+  { schema: "GroupPermissionSetting", property: "allow_owners_group", definition: { type: "boolean" } },
+  { schema: "GroupPermissionSetting", property: "id_field_name", definition: { type: "string" } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
 ];

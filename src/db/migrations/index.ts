@@ -9,6 +9,7 @@ import { m007MessageSearch } from "./007-message-search.js";
 import { m008RealmEmoji } from "./008-realm-emoji.js";
 import { m009SignupConfirmations } from "./009-signup-confirmations.js";
 import { m013StreamEmailToken } from "./013-stream-email-token.js";
+import { m014RealmDomains } from "./014-realm-domains.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "008-realm-emoji": m008RealmEmoji,
   "009-signup-confirmations": m009SignupConfirmations,
   "013-stream-email-token": m013StreamEmailToken,
+  "014-realm-domains": m014RealmDomains,
 };

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from "kysely";
+import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { RealmTable } from "../schema.js";
 
@@ -24,4 +24,9 @@ export function defaultRealm(db: Db): Promise<RealmRow | undefined> {
 export async function insertRealm(db: Db, row: Insertable<RealmTable>): Promise<number> {
   const { id } = await db.insertInto("realm").values(row).returning("id").executeTakeFirstOrThrow();
   return id;
+}
+
+/** Changes a realm's columns (name, description, the props JSON…). */
+export async function updateRealm(db: Db, id: number, changes: Updateable<RealmTable>): Promise<void> {
+  await db.updateTable("realm").set(changes).where("id", "=", id).execute();
 }

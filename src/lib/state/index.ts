@@ -13,8 +13,9 @@ import { ownUserSection } from "./own-user.js";
 import { botsSection } from "./bots.js";
 import { starredSection } from "./starred.js";
 import { absentFeaturesSection } from "./absent-features.js";
+import { realmDomainsSection } from "./realm-domains.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection, realmDomainsSection];

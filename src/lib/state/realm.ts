@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
 import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
 import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
+import { activeStreamsByIds } from "../../db/queries/streams.js";
+import type { ApiUserGroup, RealmEvent } from "../../events/types.js";
 import { SERVER_GENERATION } from "../../events/restart.js";
-import { realmGroupSettingsState } from "../realm-groups.js";
+import { DEFAULT_EXTERNAL_ACCOUNTS } from "../profile-fields.js";
+import { legacyCreationPolicy, realmGroupSettingsState } from "../realm-groups.js";
 import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
+import { serverSupportedPermissionSettings } from "../realm/permissions.js";
+import { SERVER_JITSI_URL } from "../realm/settings.js";
 import type { StateSection } from "./types.js";
 
 /** Zulip's server constants that /register reports with the realm section. */
@@ -27,6 +32,10 @@ export const realmSection: StateSection = {
     const props = realmProps(realm);
     for (const [key, fallback] of Object.entries(REALM_DEFAULTS)) state[`realm_${key}`] = key in props ? props[key] : fallback;
     Object.assign(state, realmGroupSettingsState(await ctx.groups.of(realm.id), realm));
+    // A deactivated channel announces nothing: Zulip reports it as none (-1).
+    const channels = ANNOUNCEMENT_CHANNELS.map((key) => state[`realm_${key}`]).filter((id): id is number => typeof id === "number" && id >= 0);
+    const active = new Set((await activeStreamsByIds(ctx.db, channels)).filter((s) => s.realm_id === realm.id).map((s) => s.id));
+    for (const key of ANNOUNCEMENT_CHANNELS) if (!active.has(Number(state[`realm_${key}`]))) state[`realm_${key}`] = -1;
     const icon = `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`;
     Object.assign(state, {
       realm_name: realm.name,
@@ -37,6 +46,9 @@ export const realmSection: StateSection = {
       realm_icon_url: icon,
       realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
       realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
+      realm_bot_domain: new URL(url).hostname,
+      realm_default_external_accounts: structuredClone(DEFAULT_EXTERNAL_ACCOUNTS),
+      server_supported_permission_settings: serverSupportedPermissionSettings(),
       ...SERVER_LIMITS,
       max_avatar_file_size_mib: 5,
       max_file_upload_size_mib: 25,
@@ -62,8 +74,8 @@ export const realmSection: StateSection = {
       server_thumbnail_formats: [],
       server_web_public_streams_enabled: false,
       server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
-      server_jitsi_server_url: "https://meet.jit.si",
-      jitsi_server_url: "https://meet.jit.si",
+      server_jitsi_server_url: SERVER_JITSI_URL,
+      jitsi_server_url: typeof props.jitsi_server_url === "string" ? props.jitsi_server_url : SERVER_JITSI_URL,
       server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECS,
       server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECS,
       server_typing_started_expiry_period_milliseconds: 45000,
@@ -74,8 +86,34 @@ export const realmSection: StateSection = {
       zulip_plan_is_not_limited: true,
     });
   },
-  apply() {
-    // No action changes organisation settings yet; the area that adds `realm` events applies them here.
+  apply(state, event) {
+    if (event.type === "realm" && "realm_name" in state) applyRealmEvent(state, event);
   },
+};
+
+const ANNOUNCEMENT_CHANNELS = ["new_stream_announcements_stream_id", "signup_announcements_stream_id", "zulip_update_announcements_stream_id"];
+
+/**
+ * Zulip's apply_event for realm: each changed property lands in realm_<name>; the deprecated
+ * values derived from it follow.
+ */
+function applyRealmEvent(state: Record<string, unknown>, event: RealmEvent): void {
+  const changes = event.op === "update" ? { [event.property]: event.value } : event.data;
+  for (const [name, value] of Object.entries(changes)) {
+    state[`realm_${name}`] = structuredClone(value);
+    if (name === "jitsi_server_url") state.jitsi_server_url = value ?? SERVER_JITSI_URL;
+    if (ANNOUNCEMENT_CHANNELS.includes(name) && typeof value === "number" && value < 0) state[`realm_${name}`] = -1;
+    const legacy = LEGACY_CREATION_POLICIES[name];
+    if (legacy !== undefined && Array.isArray(state.realm_user_groups)) {
+      // The group's role is known from realm_user_groups when the client fetched it.
+      const group = (state.realm_user_groups as ApiUserGroup[]).find((g) => g.id === value);
+      state[legacy] = legacyCreationPolicy(group?.is_system_group ? group.name : null);
+    }
+  }
+}
+
+const LEGACY_CREATION_POLICIES: Readonly<Record<string, string>> = {
+  can_create_public_channel_group: "realm_create_public_stream_policy",
+  can_create_private_channel_group: "realm_create_private_stream_policy",
 };
 
