@@ -17,11 +17,9 @@ const FEATURE_LEVEL = 277;
  * when those branches merge, and the test then fails on anything still missing.
  */
 const PENDING_ON_SIBLING_BRANCHES: readonly string[] = [
-  "realm",
   "realm_linkifiers",
   "realm_filters",
   "realm_playgrounds",
-  "realm_domains",
   "default_stream_groups",
   "scheduled_messages",
 ];
@@ -46,6 +44,8 @@ const ENTRY_OF: Readonly<Record<string, string>> = {
   realm_invite_to_stream_policy: "realm",
   realm_move_messages_between_streams_policy: "realm",
   realm_edit_topic_policy: "realm",
+  realm_delete_own_message_policy: "realm",
+  realm_bot_creation_policy: "realm",
 };
 
 /**
