@@ -15,8 +15,9 @@ import { alertWordEndpoints } from "./alert-words.js";
 import { pushTokenEndpoints } from "./push-tokens.js";
 import { messageEndpoints } from "./messages.js";
 import { messageFlagEndpoints } from "./message-flags.js";
+import { messageDetailEndpoints } from "./message-details.js";
 import { profileFieldEndpoints } from "./profile-fields.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...messageDetailEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints];
