@@ -5,7 +5,9 @@ import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../http/errors.js";
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/flags.js";
+import { receivedInTopic, setReadFlag, unreadMessageIds } from "../db/queries/user-messages.js";
 import { hasMessageAccess } from "../lib/message-access.js";
+import { accessStreamById } from "../lib/streams.js";
 
 /** Zulip's checks on a flag change: known flag, editable, add or remove. Returns the bit. */
 export function checkFlagChange(flag: string, op: string): { bit: number; adding: boolean } {
@@ -96,4 +98,51 @@ async function unreadDetails(db: Db, userId: number, ids: readonly number[]): Pr
     out[String(m.id)] = details;
   }
   return out;
+}
+
+// Zulip marks all as read in batches of this many, and gives up (to be asked again) after 50 s.
+const MARK_ALL_BATCH = 2000;
+const TIME_LIMIT_MS = 50_000;
+
+/** An update_message_flags add/read event for the user's own clients. */
+function readEvent(messages: number[], all: boolean) {
+  return { type: "update_message_flags" as const, op: "add" as const, operation: "add" as const, flag: "read", messages, all };
+}
+
+/**
+ * Zulip's do_mark_all_as_read: marks every unread message read, newest first, one committed batch
+ * at a time, so a request that runs out of time keeps its progress. Returns false when time ran
+ * out (the client asks again). Sends update_message_flags with `all` to the user's own clients
+ * once everything is read; none when time ran out.
+ */
+export async function checkMarkAllAsRead(ctx: AppContext, user: UserRow): Promise<boolean> {
+  const start = ctx.clock.now();
+  for (;;) {
+    if (ctx.clock.now() >= start + TIME_LIMIT_MS) return false;
+    const finished = await write(ctx, async (tx, outbox) => {
+      const ids = await unreadMessageIds(tx, user.id, { limit: MARK_ALL_BATCH });
+      await setReadFlag(tx, user.id, ids);
+      if (ids.length === MARK_ALL_BATCH) return false;
+      // The clients reload their unread state, so the event lists no messages.
+      outbox.send(readEvent([], true), [user.id]);
+      return true;
+    });
+    if (finished) return true;
+  }
+}
+
+/**
+ * Zulip's mark_stream_as_read and mark_topic_as_read: the channel must be accessible, and a named
+ * topic one the user received a message in (an empty name means the whole channel). Sends
+ * update_message_flags with the messages it marked to the user's own clients, if any.
+ */
+export async function checkMarkChannelAsRead(ctx: AppContext, user: UserRow, streamId: number, topic?: string): Promise<void> {
+  await write(ctx, async (tx, outbox) => {
+    const { stream } = await accessStreamById(tx, user, streamId);
+    if (topic && !(await receivedInTopic(tx, user.id, stream.id, topic))) throw badRequest(`No such topic '${topic}'`);
+    const ids = await unreadMessageIds(tx, user.id, { streamId: stream.id, topic: topic || undefined });
+    if (ids.length === 0) return;
+    await setReadFlag(tx, user.id, ids);
+    outbox.send(readEvent(ids, false), [user.id]);
+  });
 }

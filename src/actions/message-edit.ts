@@ -4,6 +4,7 @@ import type { Updateable } from "kysely";
 import type { MessageTable } from "../db/schema.js";
 import { messagesByIds, receivedMessageIds, recipientId, RecipientType, topicMessageIds, updateMessage, userMessagesOf, type MessageRow } from "../db/queries/messages.js";
 import { streamById, type StreamRow } from "../db/queries/streams.js";
+import { hasSubmessages } from "../db/queries/submessages.js";
 import { realmById } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { flagList } from "../lib/flags.js";
@@ -34,6 +35,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
     let topic = input.topic?.trim();
     if (topic === message.topic) topic = undefined;
     validatePayload(message, input, topic);
+    if (input.content !== undefined && (await hasSubmessages(tx, message.id))) throw badRequest("Widgets cannot be edited.");
     const moderator = user.role <= Role.MODERATOR;
     if (topic !== undefined) {
       if (!policyAllows(user, settings.editTopicPolicy, settings, now)) throw badRequest("You don't have permission to edit this message");

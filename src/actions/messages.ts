@@ -19,6 +19,7 @@ import { checkUserGroupMentionAllowed } from "../lib/user-groups.js";
 import { Role } from "../lib/roles.js";
 import { realmSetting } from "../lib/realm-props.js";
 import { streamIdDoesNotExist } from "../lib/streams.js";
+import { doCreateWidget } from "./submessages.js";
 
 /** The topic clients put on a channel message sent without one. */
 const NO_TOPIC = "(no topic)";
@@ -192,7 +193,8 @@ async function checkCanSendToStream(ctx: AppContext, sender: UserRow, stream: St
 }
 
 /**
- * Stores a message and one row per recipient, and queues the `message` event to every recipient
+ * Stores a message, one row per recipient and the widget its content asks for (`/poll`, `/todo`),
+ * and queues the `message` event to every recipient
  * (each with its own flags) and, for public channels, to the realm's all-public-streams queues.
  */
 export async function doSendMessage(
@@ -268,8 +270,9 @@ export async function doSendMessage(
     );
   }
   await insertUserMessages(tx, id, flags);
+  const submessages = await doCreateWidget(tx, { id, senderId: sender.id, content });
   const row = { id, realm_id: sender.realm_id, sender_id: sender.id, stream_id: isDirect ? null : to.stream.id, topic: isDirect ? "" : to.topic, dm_key: key, content, rendered_content: rendered.html, date_sent: now, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: rendered.isMeMessage ? 1 : 0, client: opts.client, recipient_id: recipient, last_moved_time: null };
-  const message = await messageDict(new MessageLookups(tx).seed({ user: sender, stream: isDirect ? undefined : to.stream, realm: opts.realm }), row, { applyMarkdown: true, clientGravatar: false }, []);
+  const message = await messageDict(new MessageLookups(tx).seed({ user: sender, stream: isDirect ? undefined : to.stream, realm: opts.realm }), row, { applyMarkdown: true, clientGravatar: false }, [], submessages);
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const [userId, bits] of flags) perUser[userId] = { flags: flagList(bits) };
   outbox.queue({

@@ -130,6 +130,15 @@ export interface RecipientTable {
   dm_key: Generated<string>;
 }
 
+/** A widget or a reader's update to it (Zulip's SubMessage); `content` is JSON text as sent. */
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
 export interface UserMessageTable {
   user_id: number;
   message_id: number;
@@ -326,6 +335,7 @@ export interface Database {
   user_message: UserMessageTable;
   recipient: RecipientTable;
   reaction: ReactionTable;
+  submessage: SubmessageTable;
   user_topic: UserTopicTable;
   muted_user: MutedUserTable;
   realm_user_default: RealmUserDefaultTable;

@@ -179,10 +179,13 @@ export type ReactionEvent = {
   user: { user_id: number; email: string; full_name: string };
 };
 
+/** A submessage (a widget, or a reader's vote, option or task on it) added to a message. */
+export type SubmessageEvent = { type: "submessage"; msg_type: string; message_id: number; submessage_id: number; sender_id: number; content: string };
+
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent;
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

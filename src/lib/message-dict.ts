@@ -3,6 +3,7 @@ import type { Db } from "../db/index.js";
 import type { MessageRow } from "../db/queries/messages.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { reactionsOf } from "../db/queries/reactions.js";
+import { submessagesOf, type SubmessageRow } from "../db/queries/submessages.js";
 import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import { flagList } from "./flags.js";
@@ -81,13 +82,24 @@ export async function messageDicts(
     list.push({ emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id });
     reactions.set(r.message_id, list);
   }
+  const submessages = new Map<number, Record<string, unknown>[]>();
+  for (const s of await submessagesOf(ctx.db, rows.map((m) => m.id))) {
+    const list = submessages.get(s.message_id) ?? [];
+    list.push(apiSubmessage(s));
+    submessages.set(s.message_id, list);
+  }
   const out: Record<string, unknown>[] = [];
   for (const m of rows) {
-    const dict = await messageDict(lookups, m, format, reactions.get(m.id) ?? []);
+    const dict = await messageDict(lookups, m, format, reactions.get(m.id) ?? [], submessages.get(m.id) ?? []);
     if (flags) dict.flags = flagList(flags.get(m.id) ?? 0);
     out.push(dict);
   }
   return out;
+}
+
+/** A submessage as message objects and `submessage` events carry it. */
+export function apiSubmessage(s: SubmessageRow): Record<string, unknown> & { id: number } {
+  return { id: s.id, message_id: s.message_id, sender_id: s.sender_id, msg_type: s.msg_type, content: s.content };
 }
 
 /** One message object (without flags). */
@@ -96,6 +108,7 @@ export async function messageDict(
   m: MessageRow,
   format: MessageFormat,
   reactions: Record<string, unknown>[],
+  submessages: Record<string, unknown>[] = [],
 ): Promise<Record<string, unknown>> {
   const sender = await lookups.user(m.sender_id);
   const realm = await lookups.realm(m.realm_id);
@@ -111,7 +124,7 @@ export async function messageDict(
     topic_links: [],
     is_me_message: m.is_me_message === 1,
     reactions,
-    submessages: [],
+    submessages,
     sender_full_name: sender?.full_name ?? "",
     sender_email: sender?.email ?? "",
     // Our system bots have a row in each realm, but clients know them as the cross-realm bots of Zulip's internal realm.

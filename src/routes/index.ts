@@ -15,10 +15,11 @@ import { alertWordEndpoints } from "./alert-words.js";
 import { pushTokenEndpoints } from "./push-tokens.js";
 import { messageEndpoints } from "./messages.js";
 import { messageFlagEndpoints } from "./message-flags.js";
+import { messageDetailEndpoints } from "./message-details.js";
 import { profileFieldEndpoints } from "./profile-fields.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { apiDescriptionEndpoint } from "./api-description.js";
 import { realmEndpoints } from "./realm.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, apiDescriptionEndpoint(() => allEndpoints)];

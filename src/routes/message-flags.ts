@@ -1,5 +1,6 @@
-import { checkFlagChange, checkUpdateMessageFlags } from "../actions/flags.js";
+import { checkFlagChange, checkMarkAllAsRead, checkMarkChannelAsRead, checkUpdateMessageFlags } from "../actions/flags.js";
 import { checkAddReaction, checkRemoveReaction } from "../actions/reactions.js";
+import { checkAddSubmessage } from "../actions/submessages.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { bool, int, isInt, isList, json, pathInt, str } from "../http/params.js";
@@ -11,7 +12,7 @@ import { highlightHtml, highlightTopic } from "../lib/search-highlight.js";
 // Zulip's MAX_MESSAGES_PER_UPDATE for POST /messages/flags/narrow.
 const MAX_PER_UPDATE = 5000;
 
-/** Personal flags, narrow matching and emoji reactions. */
+/** Personal flags (and the deprecated mark-as-read shortcuts), narrow matching, emoji reactions and submessages. */
 export const messageFlagEndpoints = [
   endpoint({
     method: "POST",
@@ -56,6 +57,32 @@ export const messageFlagEndpoints = [
     },
   }),
   endpoint({
+    method: "POST",
+    path: "/mark_all_as_read",
+    params: {},
+    async handler({ ctx, user }) {
+      return { complete: await checkMarkAllAsRead(ctx, user) };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/mark_stream_as_read",
+    params: { stream_id: int() },
+    async handler({ ctx, user, params }) {
+      await checkMarkChannelAsRead(ctx, user, params.stream_id);
+      return {};
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/mark_topic_as_read",
+    params: { stream_id: int(), topic_name: str() },
+    async handler({ ctx, user, params }) {
+      await checkMarkChannelAsRead(ctx, user, params.stream_id, params.topic_name);
+      return {};
+    },
+  }),
+  endpoint({
     method: "GET",
     path: "/messages/matches_narrow",
     params: { msg_ids: json(isList(isInt())), narrow: str() },
@@ -88,6 +115,15 @@ export const messageFlagEndpoints = [
     params: { emoji_name: str().optional(), emoji_code: str().optional(), reaction_type: str().optional() },
     async handler({ ctx, user, params, path }) {
       await checkRemoveReaction(ctx, user, pathInt(path.message_id), { emojiName: params.emoji_name, emojiCode: params.emoji_code, reactionType: params.reaction_type });
+      return {};
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/submessage",
+    params: { message_id: int(), msg_type: str(), content: str() },
+    async handler({ ctx, user, params }) {
+      await checkAddSubmessage(ctx, user, { messageId: params.message_id, msgType: params.msg_type, content: params.content });
       return {};
     },
   }),

@@ -1,3 +1,4 @@
+import { checkDeleteTopic } from "../actions/message-delete.js";
 import { checkAddDefaultStream, checkArchiveStream, checkRemoveDefaultStream, checkUpdateStream } from "../actions/streams.js";
 import { topicsOfStream } from "../db/queries/streams.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
@@ -9,7 +10,7 @@ import { listStreams } from "../lib/stream-list.js";
 import { accessStreamById, accessStreamByName, apiStream, MAX_STREAM_DESCRIPTION_LENGTH, streamEmailAddress } from "../lib/streams.js";
 import { postPolicyParam, retentionParam } from "./subscriptions.js";
 
-/** Channels: list, read, look up, update, archive, subscribers, email address, default channels and topics. */
+/** Channels: list, read, look up, update, archive, subscribers, email address, default channels and topics (listing, deleting). */
 export const streamEndpoints = [
   endpoint({
     method: "GET",
@@ -139,6 +140,14 @@ export const streamEndpoints = [
       // Without shared history a user sees only topics of messages they received.
       const topics = await topicsOfStream(ctx.db, stream.id, stream.history_public_to_subscribers ? undefined : user.id);
       return { topics };
+    },
+  }),
+  endpoint({
+    method: "POST",
+    path: "/streams/:stream_id/delete_topic",
+    params: { topic_name: str() },
+    async handler({ ctx, user, params, path }) {
+      return { complete: await checkDeleteTopic(ctx, user, pathInt(path.stream_id), params.topic_name) };
     },
   }),
 ];

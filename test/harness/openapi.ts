@@ -74,6 +74,7 @@ const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   "POST /realm/domains",
   "PATCH /realm/domains/{domain}",
   "DELETE /realm/domains/{domain}",
+  "POST /submessage",
 ];
 
 /**

@@ -10,6 +10,7 @@ import { m008RealmEmoji } from "./008-realm-emoji.js";
 import { m009SignupConfirmations } from "./009-signup-confirmations.js";
 import { m013StreamEmailToken } from "./013-stream-email-token.js";
 import { m014RealmDomains } from "./014-realm-domains.js";
+import { m012Submessages } from "./012-submessages.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "009-signup-confirmations": m009SignupConfirmations,
   "013-stream-email-token": m013StreamEmailToken,
   "014-realm-domains": m014RealmDomains,
+  "012-submessages": m012Submessages,
 };

@@ -161,6 +161,20 @@ export async function topicMessageIds(db: Db, streamId: number, topic: string, f
   return rows.map((r) => r.id);
 }
 
+/** The newest `limit` ids of a channel topic (any case), newest first; only those `receivedBy` holds a row for, if given. */
+export async function newestTopicMessageIds(db: Db, streamId: number, topic: string, limit: number, receivedBy?: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom("message as m")
+    .select("m.id")
+    .where("m.stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["m.topic"]), "=", topic.toLowerCase()))
+    .$if(receivedBy !== undefined, (q) => q.innerJoin("user_message as um", "um.message_id", "m.id").where("um.user_id", "=", receivedBy ?? 0))
+    .orderBy("m.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Sets columns of one message. */
 export async function updateMessage(db: Db, id: number, changes: Updateable<MessageTable>): Promise<void> {
   await db.updateTable("message").set(changes).where("id", "=", id).execute();
@@ -211,9 +225,10 @@ export async function setUserMessageFlags(db: Db, userId: number, messageId: num
   await db.updateTable("user_message").set({ flags }).where("user_id", "=", userId).where("message_id", "=", messageId).execute();
 }
 
-/** Deletes messages with their per-user rows and reactions. */
+/** Deletes messages with their per-user rows, reactions and submessages. */
 export async function deleteMessages(db: Db, ids: readonly number[]): Promise<void> {
   await db.deleteFrom("reaction").where("message_id", "in", ids).execute();
+  await db.deleteFrom("submessage").where("message_id", "in", ids).execute();
   await db.deleteFrom("user_message").where("message_id", "in", ids).execute();
   await db.deleteFrom("message").where("id", "in", ids).execute();
 }
