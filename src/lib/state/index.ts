@@ -9,8 +9,9 @@ import { ownListsSection, presenceSection, userStatusSection } from "./user-stat
 import { messagesSection } from "./messages.js";
 import { profileFieldSection } from "./profile-fields.js";
 import { realmEmojiSection } from "./realm-emoji.js";
+import { scheduledMessagesSection } from "./scheduled-messages.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, scheduledMessagesSection];
