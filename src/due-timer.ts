@@ -16,8 +16,8 @@ export interface DueWork {
  */
 export class DueTimer {
   private timer: NodeJS.Timeout | undefined;
-  /** The clock time the timer is set for. */
-  private armedFor: number | undefined;
+  /** When the timer fires, in real (monotonic) milliseconds: the clock may be a test's, which jumps. */
+  private firesAt: number | undefined;
   private chain: Promise<void> = Promise.resolve();
   private started = false;
   private stopped = false;
@@ -61,7 +61,7 @@ export class DueTimer {
   /** Something became due at `at`: sets the timer earlier if it is set later. */
   wake(at: number): void {
     if (!this.started || this.stopped) return;
-    if (this.armedFor !== undefined && this.armedFor <= at) return;
+    if (this.firesAt !== undefined && this.firesAt - performance.now() <= at - this.clock.now()) return;
     this.set(Math.min(at, this.clock.now() + this.maxSleepMs));
   }
 
@@ -70,6 +70,7 @@ export class DueTimer {
     this.stopped = true;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.firesAt = undefined;
     await this.chain;
   }
 
@@ -91,15 +92,13 @@ export class DueTimer {
   private set(at: number): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    this.armedFor = at;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.armedFor = undefined;
-        void this.runDue();
-      },
-      Math.max(0, at - this.clock.now()),
-    );
+    const delay = Math.max(0, at - this.clock.now());
+    this.firesAt = performance.now() + delay;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.firesAt = undefined;
+      void this.runDue();
+    }, delay);
     this.timer.unref();
   }
 }
