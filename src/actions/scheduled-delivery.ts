@@ -1,7 +1,9 @@
 import { write, type AppContext } from "../context.js";
+import type { Db } from "../db/index.js";
 import { dueScheduledMessages, scheduledMessageById, updateScheduledMessage, type ScheduledMessageRow } from "../db/queries/scheduled-messages.js";
 import { streamById } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
+import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { alertWordCacheOf } from "../lib/alert-words.js";
 import { apiScheduledMessage, dmParticipants } from "../lib/scheduled-messages/api.js";
@@ -9,16 +11,19 @@ import { failureNotice, LATE_CUTOFF_MS } from "../lib/scheduled-messages/rules.j
 import { checkMessage, doSendMessage, type Addressee, type CheckedMessage } from "./messages.js";
 import { internalSendDirect } from "./notification-bot.js";
 
-/**
- * How many due messages are checked at once and then written together: their writes share
- * commits, which is what lets a thousand messages due at the same second go out within it.
- */
+/** How many due messages are checked at once (their reads and renderings overlap). */
 const BATCH = 250;
+/**
+ * How many are sent in one transaction, in due order: far fewer commits than one each, and on
+ * either database the message ids follow the due order, as Zulip's one-at-a-time worker has them.
+ */
+const CHUNK = 50;
 
 type Prepared = { row: ScheduledMessageRow; sender: UserRow; checked: CheckedMessage };
 /** Why a message was not sent; `notify` is false when its sender or organisation is gone. */
 type Failure = { row: ScheduledMessageRow; message: string; notify: boolean; unexpected?: unknown };
 type Outcome = "sent" | "failed" | "skipped" | "stuck";
+type AlertWords = ReadonlyMap<number, ReadonlyMap<number, readonly string[]>>;
 
 /**
  * Sends every scheduled message due by the clock, as its sender, in delivery order (Zulip's
@@ -34,9 +39,12 @@ export async function deliverDueScheduledMessages(ctx: AppContext, stopping: () 
     const due = await dueScheduledMessages(ctx.db, ctx.clock.now(), BATCH);
     if (due.length === 0) return;
     const attempts = await Promise.all(due.map((row) => prepare(ctx, row)));
-    const alertWords = new Map(await Promise.all([...new Set(due.map((row) => row.realm_id))].map(async (realmId) => [realmId, await alertWordCacheOf(ctx).byUser(realmId)] as const)));
-    // All written in due order in the same turn, so on SQLite they share commits in that order.
-    const outcomes = await Promise.all(attempts.map((a) => ("checked" in a ? send(ctx, a, alertWords.get(a.row.realm_id)) : fail(ctx, a))));
+    const realmIds = [...new Set(due.map((row) => row.realm_id))];
+    const alertWords: AlertWords = new Map(await Promise.all(realmIds.map(async (id) => [id, await alertWordCacheOf(ctx).byUser(id)] as const)));
+    const ready = attempts.filter((a): a is Prepared => "checked" in a);
+    const outcomes: Outcome[] = [];
+    for (let i = 0; i < ready.length; i += CHUNK) outcomes.push(...(await sendChunk(ctx, ready.slice(i, i + CHUNK), alertWords)));
+    for (const f of attempts.filter((a): a is Failure => !("checked" in a))) outcomes.push(await fail(ctx, f));
     const stuck = outcomes.filter((o) => o === "stuck").length;
     if (stuck > 0) throw new Error(`${stuck} scheduled messages could be neither sent nor marked failed`);
     if (due.length < BATCH) return;
@@ -68,21 +76,36 @@ async function addresseeOf(ctx: AppContext, row: ScheduledMessageRow): Promise<A
   return { kind: "stream", stream, topic: row.topic };
 }
 
-async function send(ctx: AppContext, p: Prepared, alertWords: ReadonlyMap<number, readonly string[]> | undefined): Promise<Outcome> {
+/** Sends a chunk in one transaction; if that fails, each on its own, so only the bad one fails. */
+async function sendChunk(ctx: AppContext, chunk: readonly Prepared[], alertWords: AlertWords): Promise<Outcome[]> {
   try {
     return await write(ctx, async (tx, outbox) => {
-      // An edit or a deletion committed since the checks wins; the next run sees what it left.
-      if (!unchanged(await scheduledMessageById(tx, p.row.id), p.row)) return "skipped";
-      const { destination, content, rendered, realm } = p.checked;
-      const opts = { client: p.row.client, readBySender: p.row.read_by_sender === 1, realm, alertWords };
-      const messageId = await doSendMessage(ctx, tx, outbox, p.sender, destination, content, rendered, opts);
-      await updateScheduledMessage(tx, p.row.id, { delivered: 1, delivered_message_id: messageId });
-      outbox.send({ type: "scheduled_messages", op: "remove", scheduled_message_id: p.row.id }, [p.sender.id]);
-      return "sent";
+      const outcomes: Outcome[] = [];
+      for (const p of chunk) outcomes.push(await sendOne(ctx, tx, outbox, p, alertWords));
+      return outcomes;
     });
-  } catch (error) {
-    return fail(ctx, failure(p.row, error));
+  } catch {
+    const outcomes: Outcome[] = [];
+    for (const p of chunk) {
+      try {
+        outcomes.push(await write(ctx, (tx, outbox) => sendOne(ctx, tx, outbox, p, alertWords)));
+      } catch (error) {
+        outcomes.push(await fail(ctx, failure(p.row, error)));
+      }
+    }
+    return outcomes;
   }
+}
+
+async function sendOne(ctx: AppContext, tx: Db, outbox: Outbox, p: Prepared, alertWords: AlertWords): Promise<Outcome> {
+  // An edit or a deletion committed since the checks wins; the next run sees what it left.
+  if (!unchanged(await scheduledMessageById(tx, p.row.id), p.row)) return "skipped";
+  const { destination, content, rendered, realm } = p.checked;
+  const opts = { client: p.row.client, readBySender: p.row.read_by_sender === 1, realm, alertWords: alertWords.get(p.row.realm_id) };
+  const messageId = await doSendMessage(ctx, tx, outbox, p.sender, destination, content, rendered, opts);
+  await updateScheduledMessage(tx, p.row.id, { delivered: 1, delivered_message_id: messageId });
+  outbox.send({ type: "scheduled_messages", op: "remove", scheduled_message_id: p.row.id }, [p.sender.id]);
+  return "sent";
 }
 
 /** Marks the message failed and, when Zulip would, tells its sender; failing that, marks it failed alone. */

@@ -1,6 +1,7 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type Json } from "../harness/client.js";
-import { startServer, type TestServer } from "../harness/server.js";
+import { startServer, testBackend, type TestServer } from "../harness/server.js";
 import { createChannels, idsIn, topicIn, type Channels } from "./messages-fixtures.js";
 import { at, latestMessages, latestRaw, listOf, oneOf, schedule, scheduleDirect, scheduleToChannel } from "./scheduled-messages-helpers.js";
 
@@ -169,6 +170,22 @@ describe("a scheduled message that cannot be sent", () => {
     expect(await oneOf(server, "othello", id.body.scheduled_message_id)).toMatchObject({ failed: true });
     const notice = await latestRaw(server, "othello");
     expect(notice.content).toContain("> 'gone@zulip.com' is no longer using Zulip.");
+  });
+
+  it("fails alone, as 'Internal server error', when sending it breaks unexpectedly; the rest go", async () => {
+    // A trigger refusing one message's row stands for a fault in the database (SQLite's syntax).
+    if (testBackend() !== "sqlite") return;
+    await server.app.ctx.store.write((tx) => sql`create trigger refuse_boom before insert on message when new.content = 'boom' begin select raise(abort, 'refused'); end`.execute(tx));
+    const when = at(server, 60);
+    const ids = [];
+    for (const content of ["before", "boom", "after"]) ids.push(await scheduleToChannel(server, "iago", channels.denmark, content, { topic: "fault", scheduled_delivery_timestamp: when }));
+    await after(60);
+    await server.app.ctx.store.write((tx) => sql`drop trigger refuse_boom`.execute(tx));
+    const sent = (await server.as("iago").get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: topicIn("Denmark", "fault"), apply_markdown: false })).body.messages;
+    expect(sent.map((m: Json) => m.content)).toEqual(["before", "after"]);
+    expect(await listOf(server, "iago")).toEqual([expect.objectContaining({ scheduled_message_id: ids[1], failed: true })]);
+    const [notice] = (await server.as("iago").get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "is", operand: "dm" }], apply_markdown: false })).body.messages;
+    expect(notice).toMatchObject({ sender_email: "notification-bot@zulip.com", content: failureNotice(when, "Internal server error") });
   });
 
   it("fails without a notice when its sender was deactivated", async () => {
