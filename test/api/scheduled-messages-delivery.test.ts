@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type Json } from "../harness/client.js";
 import { startServer, testBackend, type TestServer } from "../harness/server.js";
 import { createChannels, idsIn, topicIn, type Channels } from "./messages-fixtures.js";
-import { at, latestMessages, latestRaw, listOf, oneOf, schedule, scheduleDirect, scheduleToChannel } from "./scheduled-messages-helpers.js";
+import { at, latestMessages, latestRaw, listOf, oneOf, schedule, scheduleDirect, scheduleToChannel } from "./scheduled-messages-fixtures.js";
 
 let server: TestServer;
 let channels: Channels;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createChannels, type Channels } from "./messages-fixtures.js";
-import { at, oneOf, scheduleDirect, scheduleToChannel } from "./scheduled-messages-helpers.js";
+import { at, oneOf, scheduleDirect, scheduleToChannel } from "./scheduled-messages-fixtures.js";
 
 let server: TestServer;
 let channels: Channels;

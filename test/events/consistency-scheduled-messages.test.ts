@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createChannels, type Channels } from "../api/messages-fixtures.js";
-import { at, scheduleDirect, scheduleToChannel } from "../api/scheduled-messages-helpers.js";
+import { at, scheduleDirect, scheduleToChannel } from "../api/scheduled-messages-fixtures.js";
 import { checkAction } from "./check-action.js";
 
 let server: TestServer;

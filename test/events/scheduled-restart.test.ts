@@ -5,7 +5,7 @@ import { buildApp, type App } from "../../src/app.js";
 import { Client, type Json } from "../harness/client.js";
 import { startServer, TestClock, type FixtureName, type TestServer } from "../harness/server.js";
 import { createChannels } from "../api/messages-fixtures.js";
-import { at, scheduleToChannel } from "../api/scheduled-messages-helpers.js";
+import { at, scheduleToChannel } from "../api/scheduled-messages-fixtures.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
