@@ -11,14 +11,14 @@ export function schedule(server: TestServer, who: FixtureName, params: Record<st
   return server.as(who).post("/scheduled_messages", params, { headers });
 }
 
-/** Schedules a channel message an hour ahead (or at `when`) and returns its id (fails the test on error). */
+/** Schedules a channel message (topic "plans", an hour ahead unless `extra` says otherwise) and returns its id; fails the test on error. */
 export async function scheduleToChannel(server: TestServer, who: FixtureName, channelId: number, content: string, extra: Record<string, Json> = {}): Promise<number> {
   const res = await schedule(server, who, { type: "stream", to: channelId, topic: "plans", content, scheduled_delivery_timestamp: at(server, 3600), ...extra });
   if (res.status !== 200) throw new Error(`schedule: ${JSON.stringify(res.body)}`);
   return res.body.scheduled_message_id as number;
 }
 
-/** Schedules a direct message an hour ahead (or at `when`) and returns its id. */
+/** Schedules a direct message (an hour ahead unless `extra` says otherwise) and returns its id. */
 export async function scheduleDirect(server: TestServer, who: FixtureName, to: FixtureName[], content: string, extra: Record<string, Json> = {}): Promise<number> {
   const res = await schedule(server, who, { type: "direct", to: to.map((n) => server.users[n].id), content, scheduled_delivery_timestamp: at(server, 3600), ...extra });
   if (res.status !== 200) throw new Error(`schedule: ${JSON.stringify(res.body)}`);
