@@ -16,6 +16,9 @@ import { GroupCache } from "./lib/group-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
+import { DueTimer } from "./due-timer.js";
+import { deliverDueScheduledMessages } from "./actions/scheduled-delivery.js";
+import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
@@ -45,7 +48,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const log = options.logger ?? pino({ level: config.logLevel });
   const store = await openStore(config.databaseUrl, (error) => log.warn({ err: error }, "idle database connection closed"));
   const clock = options.clock ?? systemClock;
-  return {
+  const ctx: AppContext = {
     config,
     store,
     db: store.db,
@@ -58,7 +61,12 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues: new QueueRegistry(clock, log, options.events),
     limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
+    scheduledMessages: new DueTimer(clock, log, {
+      next: () => nextScheduledTime(store.db),
+      run: (stopping) => deliverDueScheduledMessages(ctx, stopping),
+    }),
   };
+  return ctx;
 }
 
 /** Builds the whole server on an open, migrated database; tests build the same thing. */
@@ -102,10 +110,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));
   ctx.bus.subscribe((batch) => ctx.groups.observe(batch));
   ctx.queues.start(ctx.bus);
+  // Messages that fell due while the server was down go out now.
+  ctx.scheduledMessages.start();
   return {
     http,
     ctx,
     async close() {
+      // A delivery under way finishes its batch (its events reach the queues saved below).
+      await ctx.scheduledMessages.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
       saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
+import type { DueTimer } from "./due-timer.js";
 import type { AttemptLimiter } from "./lib/attempts.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
@@ -28,6 +29,11 @@ export interface AppContext {
   queues: QueueRegistry;
   /** Per-key attempt limits: password checks by address, email-change requests by user. */
   limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter };
+  /**
+   * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
+   * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
+   */
+  scheduledMessages: DueTimer;
 }
 
 /**

@@ -10,7 +10,7 @@ import { Flag, flagList, recipientFlags } from "../lib/flags.js";
 import { isSubscribed } from "../lib/message-access.js";
 import { messageDict, MessageLookups } from "../lib/message-dict.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
-import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/message-rules.js";
+import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, privateRecipients, streamIndicator, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/message-rules.js";
 import { dmKey } from "../lib/narrow.js";
 import { alertWordCacheOf, alertWordsMatch } from "../lib/alert-words.js";
 import { renderContent, type Rendered } from "../lib/render.js";
@@ -55,10 +55,48 @@ export function sentByHuman(client: string): boolean {
   return HUMAN_CLIENTS.has(name) || name.includes("desktop app");
 }
 
+/** Who a message is for before anything is looked up (Zulip's Addressee): a channel by id, name or row, or users by id or email. */
+export type Addressee =
+  | { kind: "stream"; stream: number | string | StreamRow | undefined; topic: string | undefined }
+  | { kind: "direct"; recipients: readonly (number | string)[] };
+
+/** A message that passed Zulip's check_message: where it goes, its normalised content and its rendering. */
+export interface CheckedMessage {
+  destination: Destination;
+  content: string;
+  rendered: Rendered;
+  realm: RealmRow | undefined;
+}
+
 /** Validates and authorises a send (Zulip's check_message), then sends. Returns the new id. */
 export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: SendInput): Promise<number> {
-  const destination = await resolveDestination(ctx.db, sender, input);
-  const content = normalizeContent(input.content);
+  const addressee: Addressee =
+    input.type === "stream"
+      ? { kind: "stream", stream: input.to === undefined ? undefined : streamIndicator(input.to), topic: input.topic }
+      : { kind: "direct", recipients: input.to === undefined ? [] : privateRecipients(input.to) };
+  const checked = await checkMessage(ctx, sender, addressee, input.content);
+  const readBySender = input.readBySender ?? sentByHuman(input.client);
+  // Read before the write: on SQLite the transaction holds the only connection.
+  const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
+  return write(ctx, (tx, outbox) =>
+    doSendMessage(ctx, tx, outbox, sender, checked.destination, checked.content, checked.rendered, {
+      client: input.client,
+      readBySender,
+      senderQueue: input.senderQueue,
+      realm: checked.realm,
+      alertWords,
+    }),
+  );
+}
+
+/**
+ * Zulip's check_message: resolves the addressee, normalises the content, checks that the sender
+ * may post there (channel policy and access, direct-message policy, wildcard and group mentions)
+ * and renders it. Scheduling a message runs it, and so does sending one at its time.
+ */
+export async function checkMessage(ctx: AppContext, sender: UserRow, addressee: Addressee, rawContent: string): Promise<CheckedMessage> {
+  const destination = await resolveAddressee(ctx.db, sender, addressee);
+  const content = normalizeContent(rawContent);
   const realm = await ctx.realms.get(sender.realm_id);
   if (destination.kind === "stream") {
     await checkCanSendToStream(ctx, sender, destination.stream);
@@ -66,24 +104,23 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
     if (realm && realmSetting(realm, "mandatory_topics") && destination.topic === NO_TOPIC) throw badRequest("Topics are required in this organization");
   } else if (realm) await checkCanSendDirectMessage(ctx.db, await ctx.groups.of(realm.id), realm, sender, await participantRows(ctx, destination.userIds));
   const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content);
-  const readBySender = input.readBySender ?? sentByHuman(input.client);
   if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));
   if (rendered.mentionedGroupIds.size > 0) checkUserGroupMentionAllowed(await ctx.groups.of(sender.realm_id), sender, rendered.mentionedGroupIds);
-  // Read before the write: on SQLite the transaction holds the only connection.
-  const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
-  return write(ctx, (tx, outbox) =>
-    doSendMessage(ctx, tx, outbox, sender, destination, content, rendered, { client: input.client, readBySender, senderQueue: input.senderQueue, realm, alertWords }),
-  );
+  return { destination, content, rendered, realm };
 }
 
-async function resolveDestination(db: Db, sender: UserRow, input: SendInput): Promise<Destination> {
-  if (input.type === "stream") {
-    const indicator = input.to === undefined ? undefined : streamIndicator(input.to);
+// Larger ids exist in no table (and PostgreSQL refuses to compare an integer column with them).
+const MAX_ID = 2 ** 31 - 1;
+
+async function resolveAddressee(db: Db, sender: UserRow, addressee: Addressee): Promise<Destination> {
+  if (addressee.kind === "stream") {
+    const indicator = addressee.stream;
     if (indicator === undefined) throw badRequest("Missing channel");
-    if (input.topic === undefined) throw badRequest("Missing topic");
-    const topic = truncateTopic(checkTopic(input.topic));
+    if (addressee.topic === undefined) throw badRequest("Missing topic");
+    const topic = truncateTopic(checkTopic(addressee.topic));
+    if (typeof indicator === "object") return { kind: "stream", stream: indicator, topic };
     if (typeof indicator === "number") {
-      const stream = await streamById(db, indicator);
+      const stream = Math.abs(indicator) <= MAX_ID ? await streamById(db, indicator) : undefined;
       if (!stream || stream.realm_id !== sender.realm_id || stream.deactivated) throw streamIdDoesNotExist(indicator);
       return { kind: "stream", stream, topic };
     }
@@ -91,11 +128,10 @@ async function resolveDestination(db: Db, sender: UserRow, input: SendInput): Pr
     if (!stream) throw streamNameDoesNotExist(indicator);
     return { kind: "stream", stream, topic };
   }
-  const recipients = input.to === undefined ? [] : privateRecipients(input.to);
-  if (recipients.length === 0) throw badRequest("Message must have recipients");
+  if (addressee.recipients.length === 0) throw badRequest("Message must have recipients");
   const ids = new Set<number>([sender.id]);
-  for (const key of recipients) {
-    const user = typeof key === "number" ? await userById(db, key) : await userByApiEmail(db, sender.realm_id, key);
+  for (const key of addressee.recipients) {
+    const user = typeof key === "number" ? (Math.abs(key) <= MAX_ID ? await userById(db, key) : undefined) : await userByApiEmail(db, sender.realm_id, key);
     if (!user || user.realm_id !== sender.realm_id) throw badRequest(typeof key === "number" ? `Invalid user ID ${key}` : `Invalid email '${key}'`);
     if (!user.is_active) throw badRequest(`'${user.email}' is no longer using Zulip.`);
     ids.add(user.id);
@@ -106,60 +142,6 @@ async function resolveDestination(db: Db, sender: UserRow, input: SendInput): Pr
 async function participantRows(ctx: AppContext, ids: readonly number[]): Promise<UserRow[]> {
   const users = await Promise.all(ids.map((id) => ctx.users.get(id)));
   return users.filter((u): u is UserRow => u !== undefined);
-}
-
-// What JSON text can start with. A channel name usually cannot, and a failed JSON.parse builds
-// an exception with a stack trace: about a tenth of a send's JavaScript time.
-const MAY_BE_JSON = /^\s*[[{"\d\-tfn]/;
-
-/** Zulip's extract_stream_indicator: a JSON id, name or one-element list, else the raw name. */
-function streamIndicator(raw: string): string | number {
-  if (!MAY_BE_JSON.test(raw)) return raw;
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-  if (Array.isArray(data)) {
-    if (data.length !== 1) throw badRequest("Expected exactly one channel");
-    data = data[0];
-  }
-  if (typeof data === "string") return data;
-  if (typeof data === "number" && Number.isInteger(data)) return data;
-  throw badRequest("Invalid data type for channel");
-}
-
-/** Zulip's extract_private_recipients: a JSON list (or comma-separated string) of emails or of ids. */
-function privateRecipients(raw: string): (string | number)[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    data = raw;
-  }
-  if (typeof data === "string") data = data.split(",");
-  if (!Array.isArray(data)) throw badRequest("Invalid data type for recipients");
-  if (data.length === 0) return [];
-  const mixed = () => badRequest("Recipient lists may contain emails or user IDs, but not both.");
-  if (typeof data[0] === "string") {
-    const emails = data.map((e: unknown) => {
-      if (typeof e !== "string") throw mixed();
-      return e.trim();
-    });
-    return [...new Set(emails.filter((e) => e.length > 0))];
-  }
-  if (typeof data[0] === "number") {
-    return [
-      ...new Set(
-        data.map((id: unknown) => {
-          if (typeof id !== "number" || !Number.isInteger(id)) throw mixed();
-          return id;
-        }),
-      ),
-    ];
-  }
-  throw badRequest("Invalid data type for recipients");
 }
 
 /** Wildcard mentions reaching more than WILDCARD_MENTION_THRESHOLD people need the realm's permission. */

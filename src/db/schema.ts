@@ -202,6 +202,29 @@ export interface DraftTable {
   last_edit_time: number;
 }
 
+/**
+ * A message to send later. Channel messages have stream_id and topic; direct messages have
+ * dm_user_ids, the JSON list of every participant (the sender too), ascending.
+ */
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  stream_id: number | null;
+  topic: string;
+  dm_user_ids: string;
+  content: string;
+  rendered_content: string;
+  /** The client that scheduled or last edited it; the message is sent as from it. */
+  client: string;
+  scheduled_timestamp: number;
+  read_by_sender: number;
+  delivered: Generated<number>;
+  delivered_message_id: Generated<number | null>;
+  failed: Generated<number>;
+  failure_message: Generated<string | null>;
+}
+
 export interface AlertWordTable {
   id: Generated<number>;
   user_id: number;
@@ -353,4 +376,5 @@ export interface Database {
   realm_emoji: RealmEmojiTable;
   signup_confirmation: SignupConfirmationTable;
   realm_domain: RealmDomainTable;
+  scheduled_message: ScheduledMessageTable;
 }

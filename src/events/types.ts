@@ -140,6 +140,21 @@ export type UserStateEvent =
   | DraftsEvent
   | AlertWordsEvent;
 
+/** A scheduled message as GET /scheduled_messages, /register and its events carry it. */
+export type ScheduledMessageObject = {
+  scheduled_message_id: number;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+} & ({ type: "stream"; to: number; topic: string } | { type: "private"; to: number[] });
+
+/** The sender's scheduled messages changed: created, edited (or failed to send), deleted or sent. */
+export type ScheduledMessagesEvent =
+  | { type: "scheduled_messages"; op: "add"; scheduled_messages: ScheduledMessageObject[] }
+  | { type: "scheduled_messages"; op: "update"; scheduled_message: ScheduledMessageObject }
+  | { type: "scheduled_messages"; op: "remove"; scheduled_message_id: number };
+
 /** Any event that can be queued. Later areas add their members to this union. */
 /**
  * A new message. `message` carries the rendered `content` and, for the per-queue transform, the
@@ -185,7 +200,7 @@ export type SubmessageEvent = { type: "submessage"; msg_type: string; message_id
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent;
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent | ScheduledMessagesEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

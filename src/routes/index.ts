@@ -20,6 +20,7 @@ import { profileFieldEndpoints } from "./profile-fields.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { apiDescriptionEndpoint } from "./api-description.js";
 import { realmEndpoints } from "./realm.js";
+import { scheduledMessageEndpoints } from "./scheduled-messages.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, ...scheduledMessageEndpoints, apiDescriptionEndpoint(() => allEndpoints)];

@@ -1,6 +1,7 @@
 import { checkSendMessage } from "../actions/messages.js";
 import { checkDeleteMessage } from "../actions/message-delete.js";
 import { checkUpdateMessage } from "../actions/message-edit.js";
+import { clientFromUserAgent } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
@@ -11,13 +12,6 @@ import { fetchRange, MAX_MESSAGES_PER_FETCH, parseAnchor } from "../lib/message-
 import { parseNarrow } from "../lib/narrow.js";
 import { renderContent } from "../lib/render.js";
 import { highlightHtml, highlightTopic } from "../lib/search-highlight.js";
-
-/** Zulip's parse_user_agent: the client name is the User-Agent's product token. */
-function clientFromUserAgent(userAgent: string | undefined): string {
-  if (!userAgent) return "Unspecified";
-  const match = /^([^/ ]*[^0-9/(]*)(\/([^/ ]*))?([ /].*)?$/.exec(userAgent);
-  return match?.[1] ? match[1] : "Unspecified";
-}
 
 /** Messages: send, fetch, fetch one, edit, delete, render. */
 export const messageEndpoints = [

@@ -21,7 +21,6 @@ const PENDING_ON_SIBLING_BRANCHES: readonly string[] = [
   "realm_filters",
   "realm_playgrounds",
   "default_stream_groups",
-  "scheduled_messages",
 ];
 
 /** Keys sent whatever fetch_event_types says. */

@@ -11,6 +11,7 @@ import { m009SignupConfirmations } from "./009-signup-confirmations.js";
 import { m013StreamEmailToken } from "./013-stream-email-token.js";
 import { m014RealmDomains } from "./014-realm-domains.js";
 import { m012Submessages } from "./012-submessages.js";
+import { m011ScheduledMessages } from "./011-scheduled-messages.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "013-stream-email-token": m013StreamEmailToken,
   "014-realm-domains": m014RealmDomains,
   "012-submessages": m012Submessages,
+  "011-scheduled-messages": m011ScheduledMessages,
 };

@@ -14,8 +14,9 @@ import { botsSection } from "./bots.js";
 import { starredSection } from "./starred.js";
 import { absentFeaturesSection } from "./absent-features.js";
 import { realmDomainsSection } from "./realm-domains.js";
+import { scheduledMessagesSection } from "./scheduled-messages.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection, realmDomainsSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection, realmDomainsSection, scheduledMessagesSection];
