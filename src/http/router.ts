@@ -91,6 +91,7 @@ function serveUser(ctx: AppContext, limiter: RateLimiter, ep: Endpoint, request:
 }
 
 function handle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined): MaybePromise<void> {
+  if (ep.guard && user) ep.guard(user);
   const raw = rawParams(request);
   const { values, used } = readParams(ep.params, raw);
   const path = (request.params ?? {}) as Record<string, string>;

@@ -102,6 +102,11 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   { schema: "CodedError", property: "first_message_id_allowed_to_move", definition: { type: "integer", nullable: true } },
   { schema: "CodedError", property: "total_messages_in_topic", definition: { type: "integer" } },
   { schema: "CodedError", property: "total_messages_allowed_to_move", definition: { type: "integer" } },
+  // Not a version difference: Zulip's ValidationFailureError (linkifiers, code playgrounds) adds the Django
+  // field errors as `errors`, which the document leaves out.
+  { schema: "CodedError", property: "errors", definition: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
+  // Before Zulip 10.0 (feature level 330) default channel groups carried channel objects, not ids.
+  { schema: "DefaultChannelGroup", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
 ];

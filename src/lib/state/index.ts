@@ -9,8 +9,11 @@ import { ownListsSection, presenceSection, userStatusSection } from "./user-stat
 import { messagesSection } from "./messages.js";
 import { profileFieldSection } from "./profile-fields.js";
 import { realmEmojiSection } from "./realm-emoji.js";
+import { realmLinkifiersSection } from "./realm-linkifiers.js";
+import { realmPlaygroundsSection } from "./realm-playgrounds.js";
+import { defaultStreamGroupsSection } from "./default-stream-groups.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, realmLinkifiersSection, realmPlaygroundsSection, defaultStreamGroupsSection];
