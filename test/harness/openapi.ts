@@ -65,6 +65,11 @@ const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"
 const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   // Zulip serves these but leaves them out of its OpenAPI document.
   "POST /users/me/api_key/regenerate",
+  // Default channel groups, an experimental feature whose endpoints Zulip does not document.
+  "POST /default_stream_groups/create",
+  "PATCH /default_stream_groups/{group_id}",
+  "DELETE /default_stream_groups/{group_id}",
+  "PATCH /default_stream_groups/{group_id}/streams",
 ];
 
 /**
