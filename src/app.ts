@@ -13,6 +13,7 @@ import { RateLimiter } from "./http/rate-limit.js";
 import { keepUploadedFile } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
+import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
@@ -58,6 +59,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
     groups: new GroupCache(store.db),
+    linkifiers: new LinkifierCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues: new QueueRegistry(clock, log, options.events),
     limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },

@@ -9,6 +9,7 @@ import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
 import type { GroupCache } from "./lib/group-cache.js";
 import type { RealmCache } from "./lib/realm-cache.js";
+import type { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
 
@@ -24,6 +25,8 @@ export interface AppContext {
   realms: RealmCache;
   /** Each realm's user groups, kept current from committed user_group events on `bus`. */
   groups: GroupCache;
+  /** Each realm's linkifiers compiled for the renderer; the linkifier actions drop a realm after their commit. */
+  linkifiers: LinkifierCache;
   mailer: Mailer;
   /** The event queues of this process (POST /register, GET /events), fed by `bus`. */
   queues: QueueRegistry;

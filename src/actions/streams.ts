@@ -18,6 +18,7 @@ import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { StreamEvent } from "../events/types.js";
 import { adminRequired, badRequest } from "../http/errors.js";
+import { doRemoveChannelFromGroups } from "./default-stream-groups.js";
 import { isAdmin, Role } from "../lib/roles.js";
 import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
 import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
@@ -111,8 +112,9 @@ export async function checkRemoveDefaultStream(ctx: AppContext, user: UserRow, s
 
 /**
  * DELETE /streams/{id}: archives a channel. Zulip 9 frees the name by renaming the channel
- * `!DEACTIVATED:<name>`, makes it private and drops it from the defaults. Sends stream delete
- * (with the old name and privacy) to everyone who could see the channel before.
+ * `!DEACTIVATED:<name>`, makes it private and drops it from the default channels (default_streams
+ * to non-guests) and from every default channel group (default_stream_groups for each). Then sends
+ * stream delete (with the old name and privacy) to everyone who could see the channel before.
  */
 export async function checkArchiveStream(ctx: AppContext, user: UserRow, streamId: number): Promise<void> {
   const { stream } = await accessStreamForUpdate(ctx.db, user, streamId);
@@ -122,8 +124,11 @@ export async function checkArchiveStream(ctx: AppContext, user: UserRow, streamI
     const audience = streamAudience(users, stream, subs);
     let name = `!DEACTIVATED:${stream.name}`.slice(0, 60);
     for (let i = 0; i < 20 && (await anyStreamByName(tx, stream.realm_id, name)); i++) name = `!${name}`.slice(0, 60);
+    const wasDefault = (await defaultStreamIds(tx, stream.realm_id)).includes(stream.id);
     await updateStream(tx, stream.id, { deactivated: 1, invite_only: 1, name, description: "", rendered_description: "" });
     await removeDefaultStream(tx, stream.realm_id, stream.id);
+    if (wasDefault) await notifyDefaultStreams(tx, outbox, stream.realm_id);
+    await doRemoveChannelFromGroups(tx, outbox, stream);
     outbox.send({ type: "stream", op: "delete", streams: [apiStream(stream)] }, audience);
   });
 }

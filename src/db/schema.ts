@@ -346,6 +346,37 @@ export interface RealmEmojiTable {
   deactivated: number;
 }
 
+/** A linkifier: a pattern and the URL template its matches link to, applied in `ordering`. */
+export interface RealmFilterTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  ordering: number;
+}
+
+/** A code playground: where code blocks of one language can be opened. */
+export interface RealmPlaygroundTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+
+/** A named group of channels offered to new users at signup. */
+export interface DefaultStreamGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+}
+
+export interface DefaultStreamGroupStreamTable {
+  group_id: number;
+  stream_id: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -377,4 +408,8 @@ export interface Database {
   signup_confirmation: SignupConfirmationTable;
   realm_domain: RealmDomainTable;
   scheduled_message: ScheduledMessageTable;
+  realm_filter: RealmFilterTable;
+  realm_playground: RealmPlaygroundTable;
+  default_stream_group: DefaultStreamGroupTable;
+  default_stream_group_stream: DefaultStreamGroupStreamTable;
 }

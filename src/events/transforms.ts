@@ -23,6 +23,8 @@ export const queueTransforms: Partial<Record<AppEvent["type"], QueueTransform>> 
   // Legacy settings events (before level 89) are only for clients that do not read user_settings.
   update_display_settings: (event, queue) => (queue.capabilities.user_settings_object ? null : event),
   update_global_notifications: (event, queue) => (queue.capabilities.user_settings_object ? null : event),
+  // Linkifiers carry URL templates since feature level 176; older clients could not read them.
+  realm_linkifiers: (event, queue) => (queue.capabilities.linkifier_url_template ? event : null),
   message: messageEventForQueue,
   delete_message: deleteMessageEventForQueue,
 };

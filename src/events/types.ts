@@ -196,11 +196,29 @@ export type ReactionEvent = {
 
 /** A submessage (a widget, or a reader's vote, option or task on it) added to a message. */
 export type SubmessageEvent = { type: "submessage"; msg_type: string; message_id: number; submessage_id: number; sender_id: number; content: string };
+/**
+ * The realm's linkifiers, all of them in order, after any change. Only queues registered with the
+ * linkifier_url_template capability receive it (transforms.ts); the legacy realm_filters event is
+ * never sent at this feature level.
+ */
+export type RealmLinkifiersEvent = { type: "realm_linkifiers"; realm_linkifiers: { pattern: string; url_template: string; id: number }[] };
+
+/** The realm's code playgrounds, all of them, after any change. */
+export type RealmPlaygroundsEvent = {
+  type: "realm_playgrounds";
+  realm_playgrounds: { id: number; name: string; pygments_language: string; url_template: string }[];
+};
+
+/** The realm's default channel groups, sorted by name, each with its channels as channel objects (before feature level 330). */
+export type DefaultStreamGroupsEvent = {
+  type: "default_stream_groups";
+  default_stream_groups: { name: string; id: number; description: string; streams: ApiStream[] }[];
+};
 
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent | ScheduledMessagesEvent;
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent | ScheduledMessagesEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | DefaultStreamGroupsEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

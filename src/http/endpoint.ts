@@ -57,6 +57,8 @@ export interface Endpoint {
    */
   rateLimited: boolean;
   params: ParamShape;
+  /** Checks the caller before any parameter is read, as Zulip's decorators (require_realm_admin) do. */
+  guard?: (user: UserRow) => void;
   /** Handles an authenticated (or, for auth "none", anonymous) request, its parameters read. */
   handler(input: Input<Record<string, unknown>, UserRow | undefined>): MaybePromise<Payload>;
 }
@@ -66,6 +68,8 @@ interface Definition<S extends ParamShape, U> {
   path: string;
   /** False for a call that does not count against the rate limit (default true). */
   rateLimited?: boolean;
+  /** Runs after authentication, before the parameters are read: its error wins over theirs. */
+  guard?: (user: U) => void;
   params: S;
   /** Usually async; one that can answer from memory may return its payload directly. */
   handler: (input: Input<ParamValues<S>, U>) => MaybePromise<Payload>;
@@ -73,7 +77,7 @@ interface Definition<S extends ParamShape, U> {
 
 /** Declares an endpoint that requires HTTP Basic authentication. */
 export function endpoint<S extends ParamShape>(def: Definition<S, UserRow>): Endpoint {
-  return build(def, "user");
+  return { ...build(def, "user"), ...(def.guard ? { guard: def.guard } : {}) };
 }
 
 /** Declares an endpoint anyone may call (GET /server_settings, POST /fetch_api_key). */

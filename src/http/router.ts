@@ -102,6 +102,7 @@ function limitHeaders(reply: FastifyReply, state: RateLimitState | undefined): v
 }
 
 function handle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined): MaybePromise<void> {
+  if (ep.guard && user) ep.guard(user);
   const raw = rawParams(request);
   const { values, used } = readParams(ep.params, raw);
   const path = (request.params ?? {}) as Record<string, string>;

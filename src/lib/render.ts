@@ -14,13 +14,16 @@ export interface Rendered extends RenderResult {
 }
 
 /**
- * Renders message content against the realm's users, channels and named user groups. Names are
+ * Renders message content against the realm's users, channels, named user groups, custom emoji and
+ * linkifiers (the last from the process-wide cache, current as of the last committed change). Names are
  * looked up only when the content could mention something, which keeps plain messages cheap.
  */
 export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string): Promise<Rendered> {
   const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
-  const renderCtx: RenderContext = customEmoji.size > 0 ? { ...base, realmEmoji: (name) => customEmoji.get(name) } : base;
+  const linkifiers = await ctx.linkifiers.of(realmId);
+  const renderCtx: RenderContext = { ...base, linkifiers };
+  if (customEmoji.size > 0) renderCtx.realmEmoji = (name) => customEmoji.get(name);
   const result = renderMarkdown(content, renderCtx);
   const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);
   return { ...result, groupMemberIds };

@@ -1,3 +1,5 @@
+import { adminRequired } from "../http/errors.js";
+
 /** Zulip's role values; a lower number is more privileged. */
 export const Role = {
   OWNER: 100,
@@ -27,4 +29,9 @@ export function isAdmin(user: { role: number }): boolean {
 /** Moderators and above. */
 export function isModerator(user: { role: number }): boolean {
   return user.role <= Role.MODERATOR;
+}
+
+/** Zulip's require_realm_admin: owners and administrators only. */
+export function requireAdmin(user: { role: number }): void {
+  if (!isAdmin(user)) throw adminRequired();
 }

@@ -6,6 +6,16 @@ export interface MentionUser {
   fullName: string;
 }
 
+/**
+ * A realm linkifier ready to apply. `regex` is global with the u flag: group 1 is the character
+ * before the match (or empty at the start), group 2 the match, the last group the character after.
+ */
+export interface RenderLinkifier {
+  regex: RegExp;
+  /** The link target for a match (the URL template expanded with the match's named groups). */
+  url(match: RegExpExecArray): string;
+}
+
 /** Synchronous look-ups into the organisation, supplied by the caller from memory. */
 export interface RenderContext {
   /** All active users with that full name (case-insensitive). */
@@ -14,6 +24,8 @@ export interface RenderContext {
   groupByName(name: string): { id: number; name: string } | undefined;
   channelByName(name: string): { id: number; name: string } | undefined;
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
+  /** The realm's linkifiers, in the order they apply. */
+  linkifiers?: readonly RenderLinkifier[];
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */
   translateEmoticons?: boolean;
   realmUrl: string; // e.g. "http://127.0.0.1:9991"

@@ -7,13 +7,13 @@ import type { RenderContext } from "./context.js";
 import { escapeAttr, escapeCode } from "./escape.js";
 import { processFences } from "./fences.js";
 import { renderInline } from "./inline/engine.js";
-import { inlinePatterns } from "./inline/patterns.js";
+import { inlinePatternsWith } from "./inline/patterns.js";
 import { adaptLists, keepBareQuoteMarkers, normalizeSource, separateHangingLists } from "./preprocess.js";
 import { renderTokens } from "./render.js";
 import { renderTex } from "./tex.js";
 
 export { emptyRenderContext } from "./context.js";
-export type { MentionUser, RenderContext } from "./context.js";
+export type { MentionUser, RenderContext, RenderLinkifier } from "./context.js";
 
 /** What rendering produced, and what it found along the way. */
 export interface RenderResult {
@@ -68,7 +68,7 @@ function renderMathBlock(text: string): string {
 function renderSimple(content: string, ctx: RenderContext, found: Collector): string | null {
   if (/[\n\r]/.test(content) || !/^[\p{L}@:]/u.test(content)) return null;
   const [line = ""] = normalizeSource(content);
-  return `<p>${renderInline(line, inlinePatterns, ctx, found, false)}</p>`;
+  return `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>`;
 }
 
 // The full path: fences, line passes, block parsing, then serialisation.
@@ -82,6 +82,7 @@ function renderBlocks(content: string, ctx: RenderContext, found: Collector): st
   });
   const adapted = adaptLists(keepBareQuoteMarkers(lines));
   const tokens = blockParser.parse(adapted.lines.join("\n"), {});
+  const patterns = inlinePatternsWith(ctx.linkifiers);
   applyItemLooseness(tokens, adapted.lines);
   for (const token of tokens) {
     const start = token.type === "ordered_list_open" && token.map ? adapted.starts.get(token.map[0]) : undefined;
@@ -90,7 +91,7 @@ function renderBlocks(content: string, ctx: RenderContext, found: Collector): st
   return renderTokens(
     tokens,
     blocks,
-    (text, inBlockquote) => renderInline(text, inlinePatterns, ctx, found, inBlockquote),
+    (text, inBlockquote) => renderInline(text, patterns, ctx, found, inBlockquote),
     (code) => renderCodeBlock("", code.replaceAll("\u0001", "")),
   );
 }

@@ -21,6 +21,9 @@ import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { apiDescriptionEndpoint } from "./api-description.js";
 import { realmEndpoints } from "./realm.js";
 import { scheduledMessageEndpoints } from "./scheduled-messages.js";
+import { realmLinkifierEndpoints } from "./realm-linkifiers.js";
+import { realmPlaygroundEndpoints } from "./realm-playgrounds.js";
+import { defaultStreamGroupEndpoints } from "./default-stream-groups.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, ...scheduledMessageEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, ...scheduledMessageEndpoints, ...realmLinkifierEndpoints, ...realmPlaygroundEndpoints, ...defaultStreamGroupEndpoints, apiDescriptionEndpoint(() => allEndpoints)];

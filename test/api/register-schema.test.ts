@@ -17,10 +17,6 @@ const FEATURE_LEVEL = 277;
  * when those branches merge, and the test then fails on anything still missing.
  */
 const PENDING_ON_SIBLING_BRANCHES: readonly string[] = [
-  "realm_linkifiers",
-  "realm_filters",
-  "realm_playgrounds",
-  "default_stream_groups",
 ];
 
 /** Keys sent whatever fetch_event_types says. */

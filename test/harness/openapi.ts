@@ -75,6 +75,11 @@ const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   "PATCH /realm/domains/{domain}",
   "DELETE /realm/domains/{domain}",
   "POST /submessage",
+  // Default channel groups, an experimental feature whose endpoints Zulip does not document.
+  "POST /default_stream_groups/create",
+  "PATCH /default_stream_groups/{group_id}",
+  "DELETE /default_stream_groups/{group_id}",
+  "PATCH /default_stream_groups/{group_id}/streams",
 ];
 
 /**
@@ -121,6 +126,11 @@ const KNOWN_VERSION_DIFFERENCES: readonly { schema: string; property: string; de
   // Removed from server_supported_permission_settings in Zulip 10.0 (feature level 326); sent at 277.
   { schema: "GroupPermissionSetting", property: "allow_owners_group", definition: { type: "boolean" } },
   { schema: "GroupPermissionSetting", property: "id_field_name", definition: { type: "string" } },
+  // Not a version difference: Zulip's ValidationFailureError (linkifiers, code playgrounds) adds the Django
+  // field errors as `errors`, which the document leaves out.
+  { schema: "CodedError", property: "errors", definition: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
+  // Before Zulip 10.0 (feature level 330) default channel groups carried channel objects, not ids.
+  { schema: "DefaultChannelGroup", property: "streams", definition: { type: "array", items: { $ref: "#/components/schemas/BasicChannel" } } },
   // Not a version difference: the document says integer, but Zulip sends seconds as a float (its own example: 28.7…).
   { schema: "RateLimitedError", property: "retry-after", definition: { type: "number" } },
 ];

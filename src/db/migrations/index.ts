@@ -12,6 +12,7 @@ import { m013StreamEmailToken } from "./013-stream-email-token.js";
 import { m014RealmDomains } from "./014-realm-domains.js";
 import { m012Submessages } from "./012-submessages.js";
 import { m011ScheduledMessages } from "./011-scheduled-messages.js";
+import { m010RealmConfig } from "./010-realm-config.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "014-realm-domains": m014RealmDomains,
   "012-submessages": m012Submessages,
   "011-scheduled-messages": m011ScheduledMessages,
+  "010-realm-config": m010RealmConfig,
 };

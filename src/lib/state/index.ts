@@ -15,8 +15,11 @@ import { starredSection } from "./starred.js";
 import { absentFeaturesSection } from "./absent-features.js";
 import { realmDomainsSection } from "./realm-domains.js";
 import { scheduledMessagesSection } from "./scheduled-messages.js";
+import { realmLinkifiersSection } from "./realm-linkifiers.js";
+import { realmPlaygroundsSection } from "./realm-playgrounds.js";
+import { defaultStreamGroupsSection } from "./default-stream-groups.js";
 
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection, realmDomainsSection, scheduledMessagesSection];
+export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection, realmDomainsSection, scheduledMessagesSection, realmLinkifiersSection, realmPlaygroundsSection, defaultStreamGroupsSection];

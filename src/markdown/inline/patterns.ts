@@ -12,6 +12,8 @@ import {
   userMentionPattern,
 } from "./mentions.js";
 import { texPattern, timestampPattern } from "./special.js";
+import type { RenderLinkifier } from "../context.js";
+import { linkifierPattern } from "./linkifiers.js";
 
 /** The pattern list every paragraph, heading and table cell goes through. */
 export const inlinePatterns: readonly InlinePattern[] = [
@@ -34,3 +36,17 @@ export const inlinePatterns: readonly InlinePattern[] = [
   newlinePattern,
   unicodeEmojiPattern,
 ];
+
+const withLinkifiers = new WeakMap<readonly RenderLinkifier[], readonly InlinePattern[]>();
+
+/** The pattern list with a realm's linkifiers in Zulip's place for them: after bare URLs, before bold. */
+export function inlinePatternsWith(linkifiers: readonly RenderLinkifier[] | undefined): readonly InlinePattern[] {
+  if (linkifiers === undefined || linkifiers.length === 0) return inlinePatterns;
+  let list = withLinkifiers.get(linkifiers);
+  if (list === undefined) {
+    const at = inlinePatterns.indexOf(autolinkPattern) + 1;
+    list = [...inlinePatterns.slice(0, at), ...linkifiers.map(linkifierPattern), ...inlinePatterns.slice(at)];
+    withLinkifiers.set(linkifiers, list);
+  }
+  return list;
+}

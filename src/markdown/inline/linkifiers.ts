@@ -1,0 +1,59 @@
+/**
+ * Realm linkifiers. Zulip registers them right after bare URLs and before bold (priority 45), one
+ * inline pattern each in the realm's order, so an earlier linkifier's link hides its text from
+ * later ones, and text already inside a link, code or a mention is never linkified.
+ */
+import type { RenderLinkifier } from "../context.js";
+import { localizeUrl, sanitizeUrl } from "../urls.js";
+import type { InlinePattern } from "./engine.js";
+import { placeholderClose, placeholderOpen } from "./node.js";
+
+/** More replacements than this in one paragraph means a pattern that keeps matching its own output. */
+const MAX_STEPS = 10_000;
+
+/**
+ * One linkifier as an inline pattern. Like Python-Markdown, each link restarts the search from
+ * the start of the paragraph (the link now a placeholder, which no linkifier can follow directly);
+ * a match whose URL is refused moves the search on by the match's end.
+ */
+export function linkifierPattern(linkifier: RenderLinkifier, index: number): InlinePattern {
+  return {
+    name: `linkifier-${index}`,
+    apply(text, env) {
+      const re = linkifier.regex;
+      let data = text;
+      let from = 0;
+      for (let step = 0; step < MAX_STEPS && from <= data.length; step++) {
+        re.lastIndex = from;
+        const m = re.exec(data);
+        if (m === null) break;
+        const matched = m[2] ?? "";
+        const start = m.index + (m[1] ?? "").length;
+        const link = usable(matched) ? linkTo(linkifier.url(m), matched, env) : null;
+        if (link === null) {
+          const end = m.index + m[0].length;
+          from = end === 0 ? 1 : from + end;
+          continue;
+        }
+        env.found.links.push(link.href);
+        data = data.slice(0, start) + link.node + data.slice(start + matched.length);
+        from = 0;
+      }
+      return data;
+    },
+  };
+}
+
+// An empty match would be linked again at the same place forever; one spanning earlier output
+// would tear that output apart.
+function usable(matched: string): boolean {
+  return matched !== "" && !matched.includes(placeholderOpen) && !matched.includes(placeholderClose);
+}
+
+function linkTo(url: string, text: string, env: Parameters<InlinePattern["apply"]>[1]): { href: string; node: string } | null {
+  const safe = sanitizeUrl(url);
+  if (safe === null) return null;
+  const href = localizeUrl(safe, env.ctx.realmUrl);
+  const label = env.stash.put({ kind: "text", text });
+  return { href, node: env.stash.put({ kind: "element", tag: "a", attrs: [["href", href]], children: label }) };
+}
