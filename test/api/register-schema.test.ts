@@ -9,16 +9,6 @@ import { startServer, type TestServer } from "../harness/server.js";
 
 const FEATURE_LEVEL = 277;
 
-/**
- * fetch_event_types entries whose keys other branches are completing: the `realm` section (every
- * realm_* setting and the server_* / max_* constants), realm_linkifiers, realm_filters,
- * realm_playgrounds, realm_domains, realm_default_stream_groups (entry default_stream_groups) and
- * scheduled_messages. A key of these entries may be missing for now. Temporary: this list empties
- * when those branches merge, and the test then fails on anything still missing.
- */
-const PENDING_ON_SIBLING_BRANCHES: readonly string[] = [
-];
-
 /** Keys sent whatever fetch_event_types says. */
 const ALWAYS = new Set(["result", "msg", "queue_id", "last_event_id", "zulip_version", "zulip_feature_level", "zulip_merge_base"]);
 
@@ -91,7 +81,6 @@ function owedKeys(): OwedKey[] {
     .map((p) => ({ name: p.name, entries: entriesOf(p), properties: p.properties.filter((sub) => !newerThanUs(sub.description)) }));
 }
 
-const pending = (key: OwedKey) => key.entries.some((e) => PENDING_ON_SIBLING_BRANCHES.includes(e));
 
 /** Documented keys of the value of `key` that `value` lacks (objects only, one level down). */
 function missingInside(key: OwedKey, value: unknown): string[] {
@@ -116,8 +105,8 @@ describe.skipIf(!referenceAvailable())("POST /register against the documented re
   it("with fetch_event_types and event_types omitted, sends every documented key", async () => {
     const state = await register({});
     const keys = owedKeys();
-    const missing = keys.filter((k) => !pending(k) && !(k.name in state)).map((k) => k.name);
-    const missingNested = keys.filter((k) => !pending(k) && k.name in state).flatMap((k) => missingInside(k, state[k.name]));
+    const missing = keys.filter((k) => !(k.name in state)).map((k) => k.name);
+    const missingNested = keys.filter((k) => k.name in state).flatMap((k) => missingInside(k, state[k.name]));
     expect([...missing, ...missingNested]).toEqual([]);
   });
 
@@ -138,7 +127,7 @@ describe.skipIf(!referenceAvailable())("POST /register against the documented re
       const state = await register({ fetch_event_types: [entry] });
       for (const key of keys) {
         const wanted = key.entries.every((e) => e === entry);
-        if (wanted && !(key.name in state) && !pending(key)) problems.push(`${entry}: ${key.name} missing`);
+        if (wanted && !(key.name in state)) problems.push(`${entry}: ${key.name} missing`);
         if (!wanted && key.name in state) problems.push(`${entry}: ${key.name} sent, but it belongs to ${key.entries.join(" + ")}`);
       }
     }

@@ -20,7 +20,14 @@ export const ownUserSection: StateSection = {
     Object.assign(state, identityOf(me), roleFlags(me.role), await permissionsOf(ctx, me));
   },
   apply(state, event, user) {
-    if (event.type !== "realm_user" || event.op !== "update" || event.person.user_id !== user.id || !("user_id" in state)) return;
+    if (!("user_id" in state)) return;
+    // A change of the realm's settings can change what the user may do (Zulip re-reads them); the
+    // realm section, applied first, has already updated the settings when they were fetched.
+    if (event.type === "realm" && "realm_can_create_public_channel_group" in state) {
+      Object.assign(state, permissionsFromState(roleFromState(state), state));
+      return;
+    }
+    if (event.type !== "realm_user" || event.op !== "update" || event.person.user_id !== user.id) return;
     const person = event.person;
     if ("avatar_url" in person) {
       for (const key of ["avatar_source", "avatar_url", "avatar_url_medium"]) if (key in person) state[key] = person[key];
@@ -45,6 +52,15 @@ function identityOf(me: UserRow): Record<string, unknown> {
     avatar_url: avatarUrl(me, false),
     avatar_url_medium: gravatarUrl(me.delivery_email, me.avatar_version, true),
   };
+}
+
+/** The role the state's flags stand for (members and full members alike). */
+function roleFromState(state: Record<string, unknown>): number {
+  if (state.is_owner === true) return Role.OWNER;
+  if (state.is_admin === true) return Role.ADMINISTRATOR;
+  if (state.is_moderator === true) return Role.MODERATOR;
+  if (state.is_guest === true) return Role.GUEST;
+  return Role.MEMBER;
 }
 
 function roleFlags(role: number): Record<string, boolean> {
