@@ -207,8 +207,14 @@ function isIntLike(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
 }
 
-/** Integer path segments (`/users/{user_id}`) are matched by the router; this converts them. */
+/**
+ * Integer path segments (`/users/{user_id}`) are matched by the router; this converts them. One
+ * that is not an integer, or too large to be any row's id, is -1: no such object.
+ */
 export function pathInt(value: string | undefined): number {
   const n = Number(value);
-  return isIntLike(n) ? n : -1;
+  return isIntLike(n) && Math.abs(n) <= MAX_PATH_ID ? n : -1;
 }
+
+/** Ids are stored as 32-bit integers. */
+const MAX_PATH_ID = 2_147_483_647;

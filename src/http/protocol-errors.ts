@@ -25,6 +25,9 @@ export function requestError(error: unknown): ApiError | undefined {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   const known = FASTIFY_ERRORS[code];
   if (known) return known();
+  // PostgreSQL's numeric_value_out_of_range: a number from the request beyond its column's
+  // 32-bit range, such as an id no row can have (SQLite compares it and finds nothing).
+  if (code === "22003") return new ApiError("Invalid ID: out of range");
   const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) : 500;
   if (status >= 400 && status < 500) return new ApiError(STATUS_CODES[status] ?? "Bad request", "BAD_REQUEST", status);
   return undefined;
