@@ -17,12 +17,14 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { Role } from "../src/lib/roles.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const RUNS = Number(process.argv[2] ?? 40);
-const USERS = 1000;
-const CHANNELS = 200;
+// ROOKERY_BENCH_SHORT=1: 30 users, 20 channels, 100 messages, 3 runs.
+const RUNS = sized(process.argv[2], 40, 3);
+const USERS = SHORT ? 30 : 1000;
+const CHANNELS = SHORT ? 20 : 200;
 const CHANNELS_PER_USER = 20;
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
     await post(owner, "/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: `channel ${c}`, description: `Channel number ${c}` }]), principals: JSON.stringify([...new Set([owner.id, ...members])]) });
   }
   const me = users[10]!;
-  for (let m = 0; m < 2000; m++) {
+  for (let m = 0; m < (SHORT ? 100 : 2000); m++) {
     const sender = users[(m * 7) % USERS]!;
     if (m % 4 === 0) await post(sender, "/messages", { type: "private", to: JSON.stringify([me.id]), content: `direct ${m}` });
     else await post(owner, "/messages", { type: "stream", to: `channel ${m % CHANNELS}`, topic: `topic ${m % 13}`, content: `message ${m}` });
