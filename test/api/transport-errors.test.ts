@@ -143,10 +143,21 @@ describe("bodies", () => {
     expect(await res.json()).toEqual(error("Missing 'alert_words' argument", "REQUEST_VARIABLE_MISSING", { var_name: "alert_words" }));
   });
 
-  it("refuses a deeply nested JSON parameter with Zulip's message", async () => {
-    const nested = "[".repeat(100_000) + "]".repeat(100_000);
-    const res = await server.as("hamlet").post("/users/me/alert_words", { alert_words: nested });
+});
+
+describe("JSON parameters", () => {
+  const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+
+  it("refuses nesting deeper than 1,024 levels as invalid JSON, as Zulip's parser does", async () => {
+    const res = await server.as("hamlet").post("/users/me/alert_words", { alert_words: nested(100_000) });
     expect(res.status).toBe(400);
+    expect(res.body).toEqual(error("alert_words is not valid JSON"));
+    const retention = await server.as("iago").post("/users/me/subscriptions", { subscriptions: [{ name: "Deep" }], message_retention_days: nested(1025) });
+    expect(retention.body).toEqual(error("message_retention_days is not valid JSON"));
+  });
+
+  it("reads 1,024 levels", async () => {
+    const res = await server.as("hamlet").post("/users/me/alert_words", { alert_words: nested(1024) });
     expect(res.body).toEqual(error("alert_words[0] is not a string"));
   });
 });
