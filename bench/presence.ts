@@ -169,7 +169,7 @@ async function scenario(name: string, speed: number): Promise<void> {
       const me = await run(creds, "me", lastIds);
       const ping = await run(creds, "presence", lastIds);
       console.log(`[${name} ${round}] bare Fastify hello (same process):        ${fmt(hello)}`);
-      console.log(`[${name} ${round}] GET /users/me (1,000 users in turn):       ${fmt(me)}`);
+      console.log(`[${name} ${round}] GET /users/me (${USERS.toLocaleString("en")} users in turn):       ${fmt(me)}`);
       console.log(`[${name} ${round}] POST /users/me/presence + last_update_id:  ${fmt(ping)}`);
       const ratio = (a: Result, b: Result) => (a.requests.average / b.requests.average).toFixed(3);
       console.log(`[${name} ${round}] ratios: pings/hello ${ratio(ping, hello)}, pings/users-me ${ratio(ping, me)}`);
