@@ -9,15 +9,18 @@
  * has a client process of its own, and the order alternates round by round.
  *
  *   npm run build && npx vite-node bench/auth-read.ts [seconds-per-run] [rounds]
+ *
+ * ROOKERY_BENCH_SHORT=1: one round of 1-second runs.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sized } from "./short.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const SECONDS = Number(process.argv[2] ?? 10);
-const ROUNDS = Number(process.argv[3] ?? 2);
+const SECONDS = sized(process.argv[2], 10, 1);
+const ROUNDS = sized(process.argv[3], 2, 1);
 
 const HELLO = `
 const app = require(${JSON.stringify(path.join(ROOT, "node_modules/fastify"))})();

@@ -10,6 +10,8 @@
  *
  *   npx vite-node bench/events-fanout.ts [clients=1000] [rounds=5] [realm_user|message]
  *
+ * ROOKERY_BENCH_SHORT=1: 20 clients, 1 round, both kinds of event unless one is named.
+ *
  * FANOUT_PROFILE=<file.cpuprofile> profiles the Rookery server during the rounds (setup excluded);
  * FANOUT_NODE_FLAGS passes flags to both servers' node.
  */
@@ -23,7 +25,8 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { runUnderServerFlags } from "./server-flags.js";
+import { runUnderServerFlags, serverFlags } from "./server-flags.js";
+import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
@@ -180,7 +183,8 @@ class Child {
     const bin = path.resolve(path.dirname(SCRIPT), "../node_modules/.bin/vite-node");
     // FANOUT_NODE_FLAGS (e.g. "--cpu-prof") profiles the servers.
     const flags = (process.env.FANOUT_NODE_FLAGS ?? "").split(" ").filter((f) => f.length > 0);
-    const proc = spawn(process.execPath, [...flags, fs.realpathSync(bin), SCRIPT, "--", "--serve", kind, String(clients), eventKind], {
+    // Spawned under the server's flags itself: a re-run would lose the IPC channel.
+    const proc = spawn(process.execPath, [...serverFlags(), ...flags, fs.realpathSync(bin), SCRIPT, "--", "--serve", kind, String(clients), eventKind], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const ready = await new Promise<Ready>((resolve, reject) => {
@@ -282,9 +286,14 @@ function percentile(values: number[], p: number): number {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 async function main(): Promise<void> {
-  const clients = Number(process.argv[2] ?? 1000);
-  const rounds = Number(process.argv[3] ?? 5);
-  const eventKind: EventKind = process.argv[4] === "message" ? "message" : "realm_user";
+  const clients = sized(process.argv[2], 1000, 20);
+  const rounds = sized(process.argv[3], 5, 1);
+  // Short mode, with no kind named, tries both.
+  const kinds: EventKind[] = process.argv[4] !== undefined || !SHORT ? [process.argv[4] === "message" ? "message" : "realm_user"] : ["realm_user", "message"];
+  for (const eventKind of kinds) await compare(clients, rounds, eventKind);
+}
+
+async function compare(clients: number, rounds: number, eventKind: EventKind): Promise<void> {
   console.log(`fan-out: ${clients} queues with open long-polls, one ${eventKind} event to all, ${rounds} rounds (+1 warm-up)`);
   const naive = await measure("naive", clients, rounds, eventKind);
   const rookery = await measure("rookery", clients, rounds, eventKind);

@@ -5,6 +5,8 @@
  * queues each with an open long-poll, and the bytes per queue.
  *
  *   npx vite-node bench/events-memory.ts [users=1000] [queues=10000] [channels=200]
+ *
+ * ROOKERY_BENCH_SHORT=1: 20 users, 50 queues, 5 channels, 10 /register calls.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -16,7 +18,8 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { runUnderServerFlags } from "./server-flags.js";
+import { runUnderServerFlags, serverFlags } from "./server-flags.js";
+import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
@@ -102,11 +105,12 @@ function rssMb(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const users = Number(process.argv[2] ?? 1000);
-  const queues = Number(process.argv[3] ?? 10000);
-  const channels = Number(process.argv[4] ?? 200);
+  const users = sized(process.argv[2], 1000, 20);
+  const queues = sized(process.argv[3], 10000, 50);
+  const channels = sized(process.argv[4], 200, 5);
   const bin = path.resolve(path.dirname(SCRIPT), "../node_modules/.bin/vite-node");
-  const child: ChildProcess = spawn(bin, [SCRIPT, "--", "--serve", String(users), String(channels)], {
+  // Spawned under the server's flags itself: a re-run would lose the IPC channel.
+  const child: ChildProcess = spawn(process.execPath, [...serverFlags(), fs.realpathSync(bin), SCRIPT, "--", "--serve", String(users), String(channels)], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, NODE_OPTIONS: "--expose-gc" },
   });
@@ -135,7 +139,7 @@ async function main(): Promise<void> {
 
   // /register with the full initial state, as a client starting up asks for it.
   const times: number[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < (SHORT ? 10 : 200); i++) {
     const auth = ready.auths[(i * 7) % ready.auths.length]!;
     const t0 = performance.now();
     const text = await request(`${base}/register`, "POST", { ...FORM, authorization: auth }, "client_capabilities=" + encodeURIComponent('{"notification_settings_null":true}'));

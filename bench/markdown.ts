@@ -1,9 +1,11 @@
 /**
  * Renderer throughput against plain markdown-it on the same messages, plus
  * pathological-input timings. Run: npx vite-node bench/markdown.ts
+ * (ROOKERY_BENCH_SHORT=1: a 1-second comparison.)
  */
 import markdownIt from "markdown-it";
 import { renderMarkdown, type RenderContext } from "../src/markdown/index.js";
+import { SHORT } from "./short.js";
 
 const users = ["Iago", "King Hamlet", "Cordelia Lear", "Othello", "Prospero"].map((fullName, i) => ({ id: i + 10, fullName }));
 const ctx: RenderContext = {
@@ -79,7 +81,7 @@ const plain = markdownIt();
 const ours = (s: string) => renderMarkdown(s, ctx);
 const baseline = (s: string) => plain.render(s);
 compare(1); // warm-up, so the JIT has compiled both
-const [oursRate, baseRate] = compare(6);
+const [oursRate, baseRate] = compare(SHORT ? 1 : 6);
 const fmt = (n: number) => Math.round(n).toLocaleString("en").padStart(8);
 console.log(`corpus: ${corpus.length} messages; each renderer ran 3 s in alternating 100 ms slices`);
 console.log(`                      wall-clock msg/s   per CPU-second msg/s`);

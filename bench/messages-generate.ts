@@ -4,10 +4,11 @@
  * hamlet. Rows go in through better-sqlite3 prepared statements, 10,000 per transaction.
  *
  *   npx vite-node bench/messages-generate.ts [file] [count]
+ *
+ * ROOKERY_BENCH_SHORT=1: 20,000 messages, in a file of its own (BENCH_FILE in short.ts).
  */
 import fs from "node:fs";
 import path from "node:path";
-import os from "node:os";
 import SQLite from "better-sqlite3";
 import pino from "pino";
 import { createRealm } from "../src/actions/realms.js";
@@ -16,9 +17,10 @@ import { createContext } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
+import { MESSAGES_FILE, sized } from "./short.js";
 
-const FILE = process.argv[2] ?? path.join(os.tmpdir(), "rookery-bench-1m.sqlite3");
-const COUNT = Number(process.argv[3] ?? 1_000_000);
+const FILE = process.argv[2] ?? MESSAGES_FILE;
+const COUNT = sized(process.argv[3], 1_000_000, 20_000);
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"];
 
 async function main(): Promise<void> {

@@ -5,18 +5,20 @@
  * next to GET /users/me measured in the same run as the baseline.
  *
  *   npx vite-node bench/messages-generate.ts && npx vite-node bench/messages-read.ts [file] [runs]
+ *
+ * ROOKERY_BENCH_SHORT=1: 3 runs each, on the short database of messages-generate.
  */
-import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { MESSAGES_FILE, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const FILE = process.argv[2] ?? path.join(os.tmpdir(), "rookery-bench-1m.sqlite3");
-const RUNS = Number(process.argv[3] ?? 30);
+const FILE = process.argv[2] ?? MESSAGES_FILE;
+const RUNS = sized(process.argv[3], 30, 3);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -5,6 +5,8 @@
  * run. Prints each rate and the ratios. More clients sending at once share more commits.
  *
  *   npx vite-node bench/messages-send.ts [seconds]
+ *
+ * ROOKERY_BENCH_SHORT=1: 1-second runs.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -19,10 +21,11 @@ import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const SECONDS = Number(process.argv[2] ?? 10);
+const SECONDS = sized(process.argv[2], 10, 1);
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-send-"));

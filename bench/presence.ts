@@ -10,6 +10,7 @@
  *
  *   npx vite-node bench/presence.ts [seconds-per-run] [connections] [rounds]
  * Targets (steady): p50 ≤ 2 ms and ≥ 5,000 pings/s on 2 cores.
+ * ROOKERY_BENCH_SHORT=1: 50 users, one round of 1-second runs.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -18,13 +19,14 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { runUnderServerFlags } from "./server-flags.js";
+import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const SECONDS = Number(process.argv[2] ?? 8);
+const SECONDS = sized(process.argv[2], 8, 1);
 const CONNECTIONS = Number(process.argv[3] ?? 8);
-const ROUNDS = Number(process.argv[4] ?? 2);
-const USERS = 1000;
+const ROUNDS = sized(process.argv[4], 2, 1);
+const USERS = SHORT ? 50 : 1000;
 
 interface Credentials {
   url: string;
@@ -167,7 +169,7 @@ async function scenario(name: string, speed: number): Promise<void> {
       const me = await run(creds, "me", lastIds);
       const ping = await run(creds, "presence", lastIds);
       console.log(`[${name} ${round}] bare Fastify hello (same process):        ${fmt(hello)}`);
-      console.log(`[${name} ${round}] GET /users/me (1,000 users in turn):       ${fmt(me)}`);
+      console.log(`[${name} ${round}] GET /users/me (${USERS.toLocaleString("en")} users in turn):       ${fmt(me)}`);
       console.log(`[${name} ${round}] POST /users/me/presence + last_update_id:  ${fmt(ping)}`);
       const ratio = (a: Result, b: Result) => (a.requests.average / b.requests.average).toFixed(3);
       console.log(`[${name} ${round}] ratios: pings/hello ${ratio(ping, hello)}, pings/users-me ${ratio(ping, me)}`);

@@ -20,12 +20,12 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { Role } from "../src/lib/roles.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-// Short mode (ROOKERY_BENCH_SHORT=1 or --short): seconds, not minutes.
-const SHORT = process.env.ROOKERY_BENCH_SHORT === "1" || process.argv.includes("--short");
-const RUNS = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? (SHORT ? 8 : 40));
+// Short mode (ROOKERY_BENCH_SHORT=1): seconds, not minutes.
+const RUNS = sized(process.argv.slice(2).find((a) => /^\d+$/.test(a)), 40, 8);
 const USERS = SHORT ? 60 : 1000;
 const CHANNELS = SHORT ? 20 : 200;
 const CHANNELS_PER_USER = SHORT ? 5 : 20;

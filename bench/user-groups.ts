@@ -4,11 +4,14 @@
  * (20 connections). Also times POST /user_groups/create and POST /user_groups/{id}/members.
  *
  *   npx vite-node bench/user-groups.ts [groups] [users] [seconds-per-run]
+ *
+ * ROOKERY_BENCH_SHORT=1: 10 groups, 30 users, 1-second runs.
  */
 import { checkCreateUser } from "../src/actions/users.js";
 import { Role } from "../src/lib/roles.js";
 import { startServer } from "../test/harness/server.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
@@ -21,9 +24,9 @@ type Autocannon = (opts: { url: string; connections: number; duration: number; h
 const autocannonModule: { default: Autocannon } = await import("autocannon" as string);
 const autocannon = autocannonModule.default;
 
-const GROUPS = Number(process.argv[2] ?? 200);
-const USERS = Number(process.argv[3] ?? 300);
-const SECONDS = Number(process.argv[4] ?? 5);
+const GROUPS = sized(process.argv[2], 200, 10);
+const USERS = sized(process.argv[3], 300, 30);
+const SECONDS = sized(process.argv[4], 5, 1);
 
 async function load(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, connections: 20, duration: SECONDS, headers });

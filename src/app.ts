@@ -8,9 +8,11 @@ import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
-import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
+import { notFound } from "./http/errors.js";
+import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
+import { registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
-import { keepUploadedFile } from "./http/uploads.js";
+import { multipartLimits } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
@@ -75,7 +77,15 @@ export async function createContext(config: Config, options: AppOptions = {}): P
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createContext(config, options);
   const { log, store } = ctx;
-  const http = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024 });
+  const bodyLimit = BODY_LIMIT_MIB * 1024 * 1024;
+  const http = Fastify({
+    logger: false,
+    bodyLimit,
+    clientErrorHandler,
+    frameworkErrors,
+    // /users/{email}: an email address may be 254 characters.
+    routerOptions: { maxParamLength: 320 },
+  });
   http.removeAllContentTypeParsers();
   http.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
@@ -83,13 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Zulip reads parameters only from form bodies; any other body is ignored, not refused.
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
-  http.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith(API_PREFIX) || request.url.startsWith("/json/")) {
-      reply.code(404).type("application/json").send(JSON.stringify({ result: "error", msg: "Not Found", code: "BAD_REQUEST" }) + "\n");
-    } else {
-      reply.code(404).type("text/plain").send("Not Found\n");
-    }
-  });
+  http.setNotFoundHandler((request, reply) => sendProtocolError(request.url, reply, notFound("Not Found")));
   if (log.isLevelEnabled("info")) {
     http.addHook("onResponse", async (request, reply) => {
       const route = request.routeOptions.url ?? request.url;
@@ -97,9 +101,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     });
   }
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
-  // hooks would otherwise run on every GET as well.
+  // hooks would otherwise run on every GET as well. The router reads them after authentication.
   await http.register(async (withBodies) => {
-    await withBodies.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
+    await withBodies.register(multipart, { limits: multipartLimits(bodyLimit) });
     registerEndpoints({ plain: http, withBodies }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
   });
   registerSignupRoutes(http, ctx);

@@ -129,13 +129,38 @@ export function bool(): Param<boolean> {
   return json(isBool);
 }
 
-/** Parses a JSON value or fails with `x is not valid JSON`. */
+/**
+ * Parses a JSON value or fails with `x is not valid JSON`. Like Zulip's parser (orjson), it
+ * refuses arrays and objects nested deeper than 1,024 levels.
+ */
 export function decodeJson(raw: string, name: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     throw badRequest(`${name} is not valid JSON`);
   }
+  if (raw.length > 2 * MAX_JSON_DEPTH && nestedTooDeep(raw)) throw badRequest(`${name} is not valid JSON`);
+  return value;
+}
+
+const MAX_JSON_DEPTH = 1024;
+
+/** True when valid JSON text nests arrays or objects deeper than MAX_JSON_DEPTH. */
+function nestedTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
 
 /** Checks a boolean. */
@@ -237,8 +262,14 @@ function isIntLike(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value);
 }
 
-/** Integer path segments (`/users/{user_id}`) are matched by the router; this converts them. */
+/**
+ * Integer path segments (`/users/{user_id}`) are matched by the router; this converts them. One
+ * that is not an integer, or too large to be any row's id, is -1: no such object.
+ */
 export function pathInt(value: string | undefined): number {
   const n = Number(value);
-  return isIntLike(n) ? n : -1;
+  return isIntLike(n) && Math.abs(n) <= MAX_PATH_ID ? n : -1;
 }
+
+/** Ids are stored as 32-bit integers. */
+const MAX_PATH_ID = 2_147_483_647;

@@ -7,7 +7,9 @@ import type { MaybePromise } from "../lib/maybe-promise.js";
 import { JsonText, type Endpoint, type Payload } from "./endpoint.js";
 import { ApiError } from "./errors.js";
 import { readParams, type RawParams } from "./params.js";
+import { requestError, sendProtocolError } from "./protocol-errors.js";
 import type { RateLimiter, RateLimitState } from "./rate-limit.js";
+import { readMultipart } from "./uploads.js";
 
 /** The prefix every REST path is served under. */
 export const API_PREFIX = "/api/v1";
@@ -102,7 +104,14 @@ function limitHeaders(reply: FastifyReply, state: RateLimitState | undefined): v
 }
 
 function handle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined): MaybePromise<void> {
+  // The guard (administrators only…) answers before any parameter, even a multipart body, is read.
   if (ep.guard && user) ep.guard(user);
+  // A multipart body is read only now, once the caller is known (GET routes have no multipart parser).
+  if (ep.method !== "GET" && request.isMultipart()) return readMultipart(request).then(() => run(ctx, ep, request, reply, user));
+  return run(ctx, ep, request, reply, user);
+}
+
+function run(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined): MaybePromise<void> {
   const raw = rawParams(request);
   const { values, used } = readParams(ep.params, raw);
   const path = (request.params ?? {}) as Record<string, string>;
@@ -163,11 +172,10 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     reply.code(error.status).headers(error.headers).type("application/json").send(JSON.stringify(error.body()) + "\n");
     return;
   }
-  const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) : 500;
-  if (status >= 400 && status < 500) {
-    // Fastify's own request errors (body too large, malformed encoding): the client's fault.
-    const message = error instanceof Error ? error.message : "Bad request";
-    reply.code(status).type("application/json").send(JSON.stringify({ result: "error", msg: message, code: "BAD_REQUEST" }) + "\n");
+  // Fastify's own request errors (body too large, bad content type): the client's fault.
+  const clientFault = requestError(error);
+  if (clientFault) {
+    sendProtocolError(request.url, reply, clientFault);
     return;
   }
   log.error({ err: error, reqId: request.id, method: request.method, url: request.url }, "unexpected error");

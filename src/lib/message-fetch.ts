@@ -5,6 +5,7 @@ import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { HISTORICAL_FLAGS } from "./flags.js";
 import { buildNarrow, mutedCondition, mutedTopicCondition, type BuiltNarrow, type NarrowTerm } from "./narrow.js";
+import { selectInChunks } from "../db/chunks.js";
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the resolved `newest` anchor. */
 export const NEWEST_ANCHOR = 10_000_000_000_000_000;
@@ -141,7 +142,7 @@ export async function matchingReceived(ctx: AppContext, user: UserRow, ids: read
   const received = { ...built, includeHistory: false };
   const wanted = ids.filter((id) => id > 0 && id <= MAX_STORED_ID);
   if (wanted.length === 0) return { rows: [], narrow: built };
-  const rows = await baseQuery(ctx, user, received, []).where("m.id", "in", wanted).orderBy("m.id").execute();
+  const rows = await selectInChunks(wanted, (slice) => baseQuery(ctx, user, received, []).where("m.id", "in", slice).execute());
   const full = await messagesByIds(ctx.db, rows.map((r) => r.id));
   return { rows: full.sort((a, b) => a.id - b.id), narrow: built };
 }

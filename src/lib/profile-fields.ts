@@ -2,6 +2,7 @@ import type { Db } from "../db/index.js";
 import type { ProfileFieldRow } from "../db/queries/profile-fields.js";
 import { badRequest } from "../http/errors.js";
 import type { Check } from "../http/params.js";
+import { selectInChunks } from "../db/chunks.js";
 
 /** Custom profile field types (Zulip's CustomProfileField constants). */
 export const FieldType = { SHORT_TEXT: 1, LONG_TEXT: 2, SELECT: 3, DATE: 4, URL: 5, USER: 6, EXTERNAL_ACCOUNT: 7, PRONOUNS: 8 } as const;
@@ -207,9 +208,9 @@ export async function checkProfileValue(db: Db, field: ProfileFieldRow, value: s
 
 // Zulip's check_valid_user_ids: users of the realm, active, not bots.
 async function checkUserIds(db: Db, realmId: number, ids: readonly number[]): Promise<void> {
-  const rows = ids.length
-    ? await db.selectFrom("user").select(["id", "is_active", "is_bot"]).where("realm_id", "=", realmId).where("id", "in", [...ids]).execute()
-    : [];
+  const rows = await selectInChunks(ids, (slice) =>
+    db.selectFrom("user").select(["id", "is_active", "is_bot"]).where("realm_id", "=", realmId).where("id", "in", slice).execute(),
+  );
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw badRequest(`Invalid user ID: ${missing}`);

@@ -49,6 +49,18 @@ describe("POST /messages/flags", () => {
     expect((await server.as("hamlet").get(`/messages/${dm}`)).status).toBe(400);
   });
 
+  it("adding read echoes every requested id, as Zulip 9.0 does, but its event lists only those that changed", async () => {
+    const hamlet = server.as("hamlet");
+    const queue = (await hamlet.post("/register", { event_types: ["update_message_flags"], fetch_event_types: [] })).body.queue_id;
+    const unread = await sendStream(server, "othello", "Verona", "echo", "unread for hamlet");
+    const secret = await sendDirect(server, "othello", ["iago"], "not for hamlet");
+    const res = await hamlet.post("/messages/flags", { messages: [secret, unread, 999999], op: "add", flag: "read" });
+    expect(res.body).toEqual(success({ messages: [secret, unread, 999999] }));
+    const events = (await hamlet.get("/events", { queue_id: queue, last_event_id: -1, dont_block: true })).body.events;
+    expect(events).toEqual([{ id: 0, type: "update_message_flags", op: "add", operation: "add", flag: "read", messages: [unread], all: false }]);
+    expect((await hamlet.get(`/messages/${secret}`)).body).toEqual(error("Invalid message(s)"));
+  });
+
   it("starring unreceived public history creates a historical row", async () => {
     const id = await sendStream(server, "iago", "Denmark", "old", "before cordelia looked");
     await server.as("cordelia").post("/messages/flags", { messages: [id], op: "add", flag: "starred" });

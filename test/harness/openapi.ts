@@ -1,11 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
+import { readReference, referenceDir } from "./reference.js";
 
-/** Validate one HTTP response; throws an Error with a readable message listing schema errors, or returns void. */
+/**
+ * Validate one HTTP response; throws an Error with a readable message listing schema errors, or
+ * returns void. Without the reference directory (see reference.ts) it checks nothing.
+ */
 export function validateResponse(method: string, path: string, status: number, body: unknown): void {
+  if (referenceDir === undefined) return;
   const verb = normaliseMethod(method);
   const concrete = normalisePath(path);
   const label = `${method.toUpperCase()} ${concrete} → ${status}`;
@@ -26,8 +28,12 @@ export function validateResponse(method: string, path: string, status: number, b
   throw new Error(`${label} does not match Zulip's OpenAPI document:\n${failures.join("\n")}`);
 }
 
-/** Validate one event object (as returned in GET /events `events`) against the /events 200 response's event union. */
+/**
+ * Validate one event object (as returned in GET /events `events`) against the /events 200
+ * response's event union. Without the reference directory it checks nothing.
+ */
 export function validateEvent(event: unknown): void {
+  if (referenceDir === undefined) return;
   if (!isObj(event) || typeof event.type !== "string" || typeof event.id !== "number") {
     throw new Error(`event must be an object with a string "type" and a numeric "id": ${JSON.stringify(event)}`);
   }
@@ -57,10 +63,7 @@ type Obj = { [key: string]: unknown };
 interface EventAlternative { pointer: string; types: string[] | undefined; ops: string[] | undefined }
 interface Spec { doc: Obj; paths: Obj; ajv: Ajv }
 
-// ROOKERY_ZULIP_REFERENCE names the reference directory when it is not ../shared/reference beside the checkout.
-const SPEC_FILE = process.env.ROOKERY_ZULIP_REFERENCE
-  ? path.join(path.resolve(process.env.ROOKERY_ZULIP_REFERENCE), "zulip-openapi.yaml")
-  : fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
+const SPEC_FILE = "zulip-openapi.yaml";
 const DOC_ID = "zulip-openapi.json";
 /** Zulip documents its errors common to all endpoints (400, 401, 429) on this pseudo-endpoint. */
 const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"];
@@ -171,7 +174,9 @@ function normalisePath(path: string): string {
 
 function loadSpec(): Spec {
   if (spec !== undefined) return spec;
-  const raw: unknown = parse(readFileSync(SPEC_FILE, "utf8"));
+  const text = readReference(SPEC_FILE);
+  if (text === undefined) throw new Error(`Zulip's ${SPEC_FILE} is needed here: set the reference directory (see test/harness/reference.ts)`);
+  const raw: unknown = parse(text);
   if (!isObj(raw) || !isObj(raw.paths) || !isObj(raw.components) || !isObj(raw.components.schemas)) {
     throw new Error(`${SPEC_FILE} is not an OpenAPI document`);
   }
@@ -411,7 +416,7 @@ export interface DocumentedProperty {
 
 /** Whether Zulip's reference document is where the validator reads it. */
 export function referenceAvailable(): boolean {
-  return existsSync(SPEC_FILE);
+  return referenceDir !== undefined;
 }
 
 /**

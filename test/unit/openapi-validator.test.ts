@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { hasOperation, validateEvent, validateResponse } from "../harness/openapi.js";
+import { referenceDir } from "../harness/reference.js";
+
+/** The validator checks against Zulip's document; without it there is nothing to test. */
+const withoutReference = referenceDir === undefined;
 
 const ownUser = {
   result: "success",
@@ -53,7 +57,7 @@ function errorOf(run: () => void): string {
   throw new Error("expected a validation error");
 }
 
-describe("validateResponse", () => {
+describe.skipIf(withoutReference)("validateResponse", () => {
   it("accepts a correct GET /users/me body", () => {
     expect(() => validateResponse("GET", "/users/me", 200, ownUser)).not.toThrow();
   });
@@ -119,7 +123,7 @@ describe("validateResponse", () => {
   });
 });
 
-describe("path matching", () => {
+describe.skipIf(withoutReference)("path matching", () => {
   it("prefers literal segments over templates", () => {
     const message = errorOf(() => validateResponse("GET", "/users/me", 200, { result: "success", msg: "", user }));
     expect(message).toContain("/users/me (");
@@ -147,7 +151,7 @@ describe("path matching", () => {
   });
 });
 
-describe("validateEvent", () => {
+describe.skipIf(withoutReference)("validateEvent", () => {
   it("accepts a heartbeat", () => {
     expect(() => validateEvent({ type: "heartbeat", id: 0 })).not.toThrow();
   });
@@ -180,7 +184,7 @@ describe("validateEvent", () => {
   });
 });
 
-describe("performance", () => {
+describe.skipIf(withoutReference)("performance", () => {
   it("caches compiled validators so repeated calls are cheap", () => {
     validateResponse("GET", "/users/me", 200, ownUser);
     const start = performance.now();

@@ -1,4 +1,5 @@
 import type { Db } from "../index.js";
+import { insertInChunks, runInChunks } from "../chunks.js";
 
 /** A user's alert words, in the order they were added. */
 export async function alertWordsOf(db: Db, userId: number): Promise<string[]> {
@@ -13,15 +14,11 @@ export function alertWordsOfRealm(db: Db, realmId: number): Promise<{ user_id: n
 
 /** Adds words for a user. */
 export async function insertAlertWords(db: Db, userId: number, realmId: number, words: readonly string[]): Promise<void> {
-  if (words.length === 0) return;
-  await db
-    .insertInto("alert_word")
-    .values(words.map((word) => ({ user_id: userId, realm_id: realmId, word })))
-    .execute();
+  const rows = words.map((word) => ({ user_id: userId, realm_id: realmId, word }));
+  await insertInChunks(rows, (slice) => db.insertInto("alert_word").values(slice).execute());
 }
 
 /** Removes words of a user (exact stored spelling). */
 export async function deleteAlertWords(db: Db, userId: number, words: readonly string[]): Promise<void> {
-  if (words.length === 0) return;
-  await db.deleteFrom("alert_word").where("user_id", "=", userId).where("word", "in", words).execute();
+  await runInChunks(words, (slice) => db.deleteFrom("alert_word").where("user_id", "=", userId).where("word", "in", slice).execute());
 }

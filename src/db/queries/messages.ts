@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Insertable, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { MessageTable } from "../schema.js";
+import { chunks, runInChunks, selectInChunks } from "../chunks.js";
 
 /** A message row as stored. */
 export type MessageRow = Selectable<MessageTable>;
@@ -50,7 +51,9 @@ export async function streamRecipients(db: Db, streamId: number, senderId: numbe
 
 /** Which of `userIds` muted the sender. */
 export async function usersMutingSender(db: Db, userIds: readonly number[], senderId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom("muted_user").select("user_id").where("muted_user_id", "=", senderId).where("user_id", "in", [...userIds]).execute();
+  const rows = await selectInChunks(userIds, (slice) =>
+    db.selectFrom("muted_user").select("user_id").where("muted_user_id", "=", senderId).where("user_id", "in", slice).execute(),
+  );
   return new Set(rows.map((r) => r.user_id));
 }
 
@@ -214,12 +217,6 @@ export async function userMessageRows(db: Db, userIds: readonly number[], messag
   return out;
 }
 
-function chunks<T>(items: readonly T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** Replaces one user's flag bits on a message. */
 export async function setUserMessageFlags(db: Db, userId: number, messageId: number, flags: number): Promise<void> {
   await db.updateTable("user_message").set({ flags }).where("user_id", "=", userId).where("message_id", "=", messageId).execute();
@@ -227,10 +224,12 @@ export async function setUserMessageFlags(db: Db, userId: number, messageId: num
 
 /** Deletes messages with their per-user rows, reactions and submessages. */
 export async function deleteMessages(db: Db, ids: readonly number[]): Promise<void> {
-  await db.deleteFrom("reaction").where("message_id", "in", ids).execute();
-  await db.deleteFrom("submessage").where("message_id", "in", ids).execute();
-  await db.deleteFrom("user_message").where("message_id", "in", ids).execute();
-  await db.deleteFrom("message").where("id", "in", ids).execute();
+  await runInChunks(ids, async (slice) => {
+    await db.deleteFrom("reaction").where("message_id", "in", slice).execute();
+    await db.deleteFrom("submessage").where("message_id", "in", slice).execute();
+    await db.deleteFrom("user_message").where("message_id", "in", slice).execute();
+    await db.deleteFrom("message").where("id", "in", slice).execute();
+  });
 }
 
 /** The newest message id the user has a row for, or -1. */

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../index.js";
+import { runInChunks } from "../chunks.js";
 
 /** Whom a user has muted, in muting order, with the time of muting (ms). */
 export function mutedUsersOf(db: Db, userId: number): Promise<{ muted_user_id: number; date_muted: number }[]> {
@@ -49,11 +50,12 @@ export async function unreadFromSender(db: Db, userId: number, senderId: number)
 
 /** Sets the read flag on messages of a user. */
 export async function markRead(db: Db, userId: number, messageIds: readonly number[]): Promise<void> {
-  if (messageIds.length === 0) return;
-  await db
-    .updateTable("user_message")
-    .set((eb) => ({ flags: eb("flags", "|", 1) }))
-    .where("user_id", "=", userId)
-    .where("message_id", "in", messageIds)
-    .execute();
+  await runInChunks(messageIds, (slice) =>
+    db
+      .updateTable("user_message")
+      .set((eb) => ({ flags: eb("flags", "|", 1) }))
+      .where("user_id", "=", userId)
+      .where("message_id", "in", slice)
+      .execute(),
+  );
 }

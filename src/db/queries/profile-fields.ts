@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { CustomProfileFieldTable, CustomProfileFieldValueTable } from "../schema.js";
+import { runInChunks, selectInChunks } from "../chunks.js";
 
 /** A custom profile field definition. */
 export type ProfileFieldRow = Selectable<CustomProfileFieldTable>;
@@ -14,13 +15,13 @@ export function profileFieldsOfRealm(db: Db, realmId: number): Promise<ProfileFi
 
 /** The values of the given users (all users of the realm when `userIds` is undefined). */
 export function profileValuesOfUsers(db: Db, realmId: number, userIds?: readonly number[]): Promise<ProfileValueRow[]> {
-  let query = db
+  const query = db
     .selectFrom("custom_profile_field_value as v")
     .innerJoin("custom_profile_field as f", "f.id", "v.field_id")
     .selectAll("v")
     .where("f.realm_id", "=", realmId);
-  if (userIds) query = query.where("v.user_id", "in", userIds.length ? [...userIds] : [-1]);
-  return query.execute();
+  if (!userIds) return query.execute();
+  return selectInChunks(userIds, (slice) => query.where("v.user_id", "in", slice).execute());
 }
 
 /** Sets (or, with null, removes) one user's value for one field. */
@@ -85,14 +86,10 @@ export function profileValueOf(db: Db, userId: number, fieldId: number): Promise
 
 /** Deletes the values of a field equal to one of `values` and returns the users who had them. */
 export async function deleteProfileValuesIn(db: Db, fieldId: number, values: readonly string[]): Promise<number[]> {
-  if (values.length === 0) return [];
-  const rows = await db
-    .selectFrom("custom_profile_field_value")
-    .select("user_id")
-    .where("field_id", "=", fieldId)
-    .where("value", "in", [...values])
-    .execute();
-  await db.deleteFrom("custom_profile_field_value").where("field_id", "=", fieldId).where("value", "in", [...values]).execute();
+  const rows = await selectInChunks(values, (slice) =>
+    db.selectFrom("custom_profile_field_value").select("user_id").where("field_id", "=", fieldId).where("value", "in", slice).execute(),
+  );
+  await runInChunks(values, (slice) => db.deleteFrom("custom_profile_field_value").where("field_id", "=", fieldId).where("value", "in", slice).execute());
   return rows.map((r) => r.user_id);
 }
 

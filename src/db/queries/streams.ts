@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { StreamTable } from "../schema.js";
+import { selectInChunks } from "../chunks.js";
 
 /** A channel row as stored. */
 export type StreamRow = Selectable<StreamTable>;
@@ -38,8 +39,8 @@ export function activeStreamsOfRealm(db: Db, realmId: number): Promise<StreamRow
 
 /** Active channels with these ids. */
 export async function activeStreamsByIds(db: Db, ids: readonly number[]): Promise<StreamRow[]> {
-  if (ids.length === 0) return [];
-  return db.selectFrom("stream").selectAll().where("id", "in", [...ids]).where("deactivated", "=", 0).orderBy("id").execute();
+  const rows = await selectInChunks(ids, (slice) => db.selectFrom("stream").selectAll().where("id", "in", slice).where("deactivated", "=", 0).execute());
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** Inserts a channel and returns its id. */

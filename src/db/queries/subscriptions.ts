@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { SubscriptionTable, UserTopicTable } from "../schema.js";
+import { chunks, insertInChunks, selectInChunks } from "../chunks.js";
 
 /** A subscription row as stored (active or not). */
 export type SubscriptionRow = Selectable<SubscriptionTable>;
@@ -20,27 +21,29 @@ export function subscriptionOf(db: Db, userId: number, streamId: number): Promis
 
 /** Rows of these users in these channels (active or not). */
 export async function subscriptionRows(db: Db, userIds: readonly number[], streamIds: readonly number[]): Promise<SubscriptionRow[]> {
-  if (userIds.length === 0 || streamIds.length === 0) return [];
-  return db
-    .selectFrom("subscription")
-    .selectAll()
-    .where("user_id", "in", [...userIds])
-    .where("stream_id", "in", [...streamIds])
-    .execute();
+  const out: SubscriptionRow[] = [];
+  for (const users of chunks([...new Set(userIds)])) {
+    for (const streams of chunks([...new Set(streamIds)])) {
+      out.push(...(await db.selectFrom("subscription").selectAll().where("user_id", "in", users).where("stream_id", "in", streams).execute()));
+    }
+  }
+  return out;
 }
 
 /** Active subscribers (active users only) of these channels, as stream id → sorted user ids. */
 export async function subscriberIds(db: Db, streamIds: readonly number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
-  if (streamIds.length === 0) return out;
-  const rows = await db
-    .selectFrom("subscription")
-    .select(["stream_id", "user_id"])
-    .where("stream_id", "in", [...streamIds])
-    .where("active", "=", 1)
-    .where("is_user_active", "=", 1)
-    .orderBy("user_id")
-    .execute();
+  const rows = await selectInChunks(streamIds, (slice) =>
+    db
+      .selectFrom("subscription")
+      .select(["stream_id", "user_id"])
+      .where("stream_id", "in", slice)
+      .where("active", "=", 1)
+      .where("is_user_active", "=", 1)
+      .orderBy("user_id")
+      .execute(),
+  );
+  // Each channel's rows come from one slice, already sorted.
   for (const row of rows) out.get(row.stream_id)?.push(row.user_id);
   return out;
 }
@@ -54,7 +57,7 @@ export async function subscriptionUserIds(db: Db, streamId: number, everSubscrib
 
 /** Inserts new subscription rows. */
 export async function insertSubscriptions(db: Db, rows: Insertable<SubscriptionTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto("subscription").values(rows).execute();
+  await insertInChunks(rows, (slice) => db.insertInto("subscription").values(slice).execute());
 }
 
 /** Updates one subscription row. */

@@ -1,5 +1,6 @@
 import type { Db } from "../index.js";
 import type { UserRow } from "./users.js";
+import { selectInChunks } from "../chunks.js";
 
 /** The active users actively subscribed to a channel (whom a channel typing notification may reach). */
 export function activeSubscribers(db: Db, streamId: number): Promise<UserRow[]> {
@@ -15,6 +16,5 @@ export function activeSubscribers(db: Db, streamId: number): Promise<UserRow[]> 
 
 /** The users of `realmId` among `ids`, active or not. */
 export function usersByIds(db: Db, realmId: number, ids: readonly number[]): Promise<UserRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("id", "in", [...ids]).execute();
+  return selectInChunks(ids, (slice) => db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("id", "in", slice).execute());
 }

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { UserGroupTable, UserTable } from "../schema.js";
+import { insertInChunks, runInChunks, selectInChunks } from "../chunks.js";
 
 /** A user group row as stored (named or anonymous). */
 export type UserGroupRow = Selectable<UserGroupTable>;
@@ -33,14 +34,9 @@ export function groupsOfRealm(db: Db, realmId: number): Promise<UserGroupRow[]> 
 
 /** Named groups of a realm among `ids`. */
 export function namedGroupsByIds(db: Db, realmId: number, ids: readonly number[]): Promise<UserGroupRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom("user_group")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where("id", "in", [...ids])
-    .where("name", "is not", null)
-    .execute();
+  return selectInChunks(ids, (slice) =>
+    db.selectFrom("user_group").selectAll().where("realm_id", "=", realmId).where("id", "in", slice).where("name", "is not", null).execute(),
+  );
 }
 
 /** Inserts a group and returns its id. */
@@ -110,26 +106,26 @@ export async function directGroupIdsOfUser(db: Db, userId: number): Promise<numb
 
 /** Adds direct members (the caller has checked they are not members yet). */
 export async function insertMembers(db: Db, groupId: number, userIds: readonly number[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db.insertInto("user_group_member").values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
+  const rows = userIds.map((user_id) => ({ group_id: groupId, user_id }));
+  await insertInChunks(rows, (slice) => db.insertInto("user_group_member").values(slice).execute());
 }
 
 /** Removes direct members. */
 export async function deleteMembers(db: Db, groupId: number, userIds: readonly number[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await db.deleteFrom("user_group_member").where("group_id", "=", groupId).where("user_id", "in", [...userIds]).execute();
+  await runInChunks(userIds, (slice) => db.deleteFrom("user_group_member").where("group_id", "=", groupId).where("user_id", "in", slice).execute());
 }
 
 /** Adds direct subgroups. */
 export async function insertSubgroups(db: Db, supergroupId: number, subgroupIds: readonly number[]): Promise<void> {
-  if (subgroupIds.length === 0) return;
-  await db.insertInto("user_group_subgroup").values(subgroupIds.map((subgroup_id) => ({ supergroup_id: supergroupId, subgroup_id }))).execute();
+  const rows = subgroupIds.map((subgroup_id) => ({ supergroup_id: supergroupId, subgroup_id }));
+  await insertInChunks(rows, (slice) => db.insertInto("user_group_subgroup").values(slice).execute());
 }
 
 /** Removes direct subgroups. */
 export async function deleteSubgroups(db: Db, supergroupId: number, subgroupIds: readonly number[]): Promise<void> {
-  if (subgroupIds.length === 0) return;
-  await db.deleteFrom("user_group_subgroup").where("supergroup_id", "=", supergroupId).where("subgroup_id", "in", [...subgroupIds]).execute();
+  await runInChunks(subgroupIds, (slice) =>
+    db.deleteFrom("user_group_subgroup").where("supergroup_id", "=", supergroupId).where("subgroup_id", "in", slice).execute(),
+  );
 }
 
 /** Replaces an anonymous group's direct members and subgroups. */
@@ -147,7 +143,7 @@ export async function recursiveSubgroupIds(db: Db, rootIds: readonly number[]): 
   let frontier = [...rootIds];
   // Level by level rather than a recursive CTE: group graphs are shallow, and this is the same SQL on both backends.
   while (frontier.length > 0) {
-    const rows = await db.selectFrom("user_group_subgroup").select("subgroup_id").where("supergroup_id", "in", frontier).execute();
+    const rows = await selectInChunks(frontier, (slice) => db.selectFrom("user_group_subgroup").select("subgroup_id").where("supergroup_id", "in", slice).execute());
     frontier = [];
     for (const { subgroup_id } of rows) {
       if (!found.has(subgroup_id)) {
@@ -161,19 +157,11 @@ export async function recursiveSubgroupIds(db: Db, rootIds: readonly number[]): 
 
 /** Ids of users who are direct members of any of `groupIds`, ascending and distinct. */
 export async function membersOfGroups(db: Db, groupIds: readonly number[]): Promise<number[]> {
-  if (groupIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("user_group_member")
-    .select("user_id")
-    .distinct()
-    .where("group_id", "in", [...groupIds])
-    .orderBy("user_id")
-    .execute();
-  return rows.map((r) => r.user_id);
+  const rows = await selectInChunks(groupIds, (slice) => db.selectFrom("user_group_member").select("user_id").distinct().where("group_id", "in", slice).execute());
+  return [...new Set(rows.map((r) => r.user_id))].sort((a, b) => a - b);
 }
 
 /** Users of a realm among `ids` (for resolving member lists). */
 export function realmUsersByIds(db: Db, realmId: number, ids: readonly number[]): Promise<Selectable<UserTable>[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("id", "in", [...ids]).execute();
+  return selectInChunks(ids, (slice) => db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("id", "in", slice).execute());
 }
