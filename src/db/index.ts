@@ -109,7 +109,9 @@ async function runInTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<
 }
 
 async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Migrations written side by side are independent: a database that has a later-numbered one
+  // already still takes an earlier one it lacks, instead of refusing to start.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
