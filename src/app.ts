@@ -27,7 +27,8 @@ import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
-import { registerHealthRoute } from "./routes/health.js";
+import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
+import { Metrics } from "./http/metrics.js";
 import { registerSignupRoutes } from "./routes/signup.js";
 
 /** What tests and the server may substitute. */
@@ -51,6 +52,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const log = options.logger ?? pino({ level: config.logLevel });
   const store = await openStore(config.databaseUrl, (error) => log.warn({ err: error }, "idle database connection closed"));
   const clock = options.clock ?? systemClock;
+  const queues = new QueueRegistry(clock, log, options.events);
   const ctx: AppContext = {
     config,
     store,
@@ -63,7 +65,8 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
-    queues: new QueueRegistry(clock, log, options.events),
+    queues,
+    metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
     limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
@@ -94,12 +97,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
   http.setNotFoundHandler((request, reply) => sendProtocolError(request.url, reply, notFound("Not Found")));
-  if (log.isLevelEnabled("info")) {
-    http.addHook("onResponse", async (request, reply) => {
-      const route = request.routeOptions.url ?? request.url;
-      log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId }, "request");
-    });
-  }
+  const logRequests = log.isLevelEnabled("info");
+  http.addHook("onResponse", (request, reply, done) => {
+    // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
+    const route = request.routeOptions.url ?? "(unmatched)";
+    ctx.metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    if (logRequests) log.info({ method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId }, "request");
+    done();
+  });
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
   // hooks would otherwise run on every GET as well. The router reads them after authentication.
   await http.register(async (withBodies) => {
@@ -110,6 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);
   registerHealthRoute(http, ctx);
+  registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);

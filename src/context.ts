@@ -12,6 +12,7 @@ import type { RealmCache } from "./lib/realm-cache.js";
 import type { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
+import type { Metrics } from "./http/metrics.js";
 
 /** Everything a request needs from the server, built once by buildApp; no globals. */
 export interface AppContext {
@@ -37,6 +38,8 @@ export interface AppContext {
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
    */
   scheduledMessages: DueTimer;
+  /** Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
 }
 
 /**
@@ -45,7 +48,9 @@ export interface AppContext {
  */
 export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
+  const started = performance.now();
   const result = await ctx.store.write((tx) => fn(tx, outbox));
+  ctx.metrics.write((performance.now() - started) / 1000);
   for (const hook of outbox.afterCommitHooks) hook();
   ctx.bus.publish(outbox.events);
   return result;

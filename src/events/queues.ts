@@ -33,6 +33,8 @@ export class QueueRegistry {
   heartbeatMs: number | undefined;
   /** Set by `stop`: polls are answered at once instead of waiting (the server is going down). */
   closing = false;
+  /** Events appended to queues since start (for the metrics). */
+  delivered = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -99,6 +101,13 @@ export class QueueRegistry {
     return this.byId.size;
   }
 
+  /** Long-polls waiting on a queue (for the metrics). */
+  waitingPolls(): number {
+    let waiting = 0;
+    for (const queue of this.byId.values()) if (queue.isWaiting()) waiting++;
+    return waiting;
+  }
+
   /** The queues owned by `userId`. */
   ofUser(userId: number): readonly EventQueue[] {
     return [...(this.byUser.get(userId) ?? [])];
@@ -126,6 +135,7 @@ export class QueueRegistry {
         if (!shaped) return;
         if (isList(shaped)) shaped.forEach((one) => queue.push(one));
         else queue.push(shaped);
+        this.delivered += isList(shaped) ? shaped.length : 1;
         touched.add(queue);
       };
       for (const userId of item.userIds) {

@@ -17,3 +17,18 @@ export function registerHealthRoute(http: FastifyInstance, ctx: AppContext): voi
     return reply.type("application/json").header("Cache-Control", "no-store").send('{"result":"success","msg":""}\n');
   });
 }
+
+/** Loopback addresses: the only callers /metrics answers (a Prometheus on this host, or a proxy). */
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * GET /metrics: Prometheus metrics in the text exposition format, to loopback callers only (the
+ * figures say how busy the server is, which is nobody else's business); 404 to others.
+ */
+export function registerMetricsRoute(http: FastifyInstance, ctx: AppContext): void {
+  http.get("/metrics", async (request, reply) => {
+    if (!LOOPBACK.test(request.ip)) return reply.code(404).type("text/plain").send("Not Found\n");
+    const { text, contentType } = await ctx.metrics.exposition();
+    return reply.type(contentType).header("Cache-Control", "no-store").send(text);
+  });
+}
