@@ -7,7 +7,7 @@ import { realmProp } from "./realm-props.js";
 import { Role } from "./roles.js";
 
 /** Realm role-policy values (Zulip's CommonPolicyEnum plus the web-public ones). */
-const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, NOBODY: 6, OWNERS: 7 } as const;
+export const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS: 7 } as const;
 
 function numberProp(realm: RealmRow, key: string, fallback: number): number {
   const value = realmProp(realm, key);
@@ -15,17 +15,23 @@ function numberProp(realm: RealmRow, key: string, fallback: number): number {
 }
 
 function allows(user: Pick<UserRow, "role">, policy: number): boolean {
-  if (user.role === Role.GUEST) return false;
+  return roleAllows(user.role, policy);
+}
+
+/** Whether a role passes a realm role policy (members and full members alike; guests only "everyone"). */
+export function roleAllows(role: number, policy: number): boolean {
+  if (policy === Policy.EVERYONE) return true;
+  if (role === Role.GUEST) return false;
   switch (policy) {
     case Policy.MEMBERS:
     case Policy.FULL_MEMBERS:
-      return user.role <= Role.MEMBER;
+      return role <= Role.MEMBER;
     case Policy.MODERATORS:
-      return user.role <= Role.MODERATOR;
+      return role <= Role.MODERATOR;
     case Policy.ADMINS:
-      return user.role <= Role.ADMINISTRATOR;
+      return role <= Role.ADMINISTRATOR;
     case Policy.OWNERS:
-      return user.role === Role.OWNER;
+      return role === Role.OWNER;
     default:
       return false;
   }
@@ -61,7 +67,7 @@ export async function inStreamGroup(db: Db, groupId: number, user: Pick<UserRow,
 }
 
 /** Role system groups: a user belongs when their role value is at most the limit. */
-const ROLE_GROUP_LIMITS: Record<string, number> = {
+export const ROLE_GROUP_LIMITS: Readonly<Record<string, number>> = {
   "role:owners": Role.OWNER,
   "role:administrators": Role.ADMINISTRATOR,
   "role:moderators": Role.MODERATOR,

@@ -1,10 +1,10 @@
 import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, spawnServer } from "../harness/process.js";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -31,13 +31,6 @@ async function rookery(args: string[], extra: Record<string, string> = {}): Prom
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 describe("rookery create-realm / create-user / api-key", () => {
   it("creates an organisation and prints JSON", async () => {
@@ -88,23 +81,7 @@ describe("rookery serve", () => {
   it("creates the first organisation once, serves it, and stops cleanly on SIGTERM", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-serve-"));
     const port = await freePort();
-    const start = async () => {
-      const child = spawn("node", [MAIN, "serve"], { env: env({ ROOKERY_DATA_DIR: dir, ROOKERY_PORT: String(port) }) });
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-      await new Promise<void>((resolve, reject) => {
-        const onExit = (code: number | null) => reject(new Error(`exited ${code}: ${out}`));
-        child.on("exit", onExit);
-        const timer = setInterval(() => {
-          if (out.includes("Rookery is serving")) {
-            clearInterval(timer);
-            child.off("exit", onExit);
-            resolve();
-          }
-        }, 20);
-      });
-      return { child, out: () => out };
-    };
+    const start = () => spawnServer(MAIN, env({ ROOKERY_DATA_DIR: dir, ROOKERY_PORT: String(port) }));
     const stop = async (child: ReturnType<typeof spawn>) => {
       const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
       child.kill("SIGTERM");

@@ -1,12 +1,12 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, spawnServer } from "../harness/process.js";
 import { freshDatabase, testBackend } from "../harness/server.js";
 
 const run = promisify(execFile);
@@ -35,32 +35,9 @@ afterAll(async () => {
   fs.rmSync(BUILD_DIR, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
-async function startServer(port: number): Promise<{ child: ChildProcess; out: () => string }> {
-  const env = { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: databaseUrl, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0" };
-  const child = spawn("node", [MAIN, "serve"], { env });
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`exited ${code}: ${out}`));
-    child.on("exit", onExit);
-    const timer = setInterval(() => {
-      if (out.includes("Rookery is serving")) {
-        clearInterval(timer);
-        child.off("exit", onExit);
-        resolve();
-      }
-    }, 20);
-  });
-  return { child, out: () => out };
+function startServer(port: number): Promise<{ child: ChildProcess; out: () => string }> {
+  return spawnServer(MAIN, { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: databaseUrl, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0" });
 }
 
 describe(`a server killed with SIGKILL during a burst of sends (${testBackend()})`, () => {

@@ -3,7 +3,7 @@ import type { UserRow } from "../../db/queries/users.js";
 import type { ApiUserGroup } from "../../events/types.js";
 import { canInviteToRealm } from "../invites.js";
 import { Role } from "../roles.js";
-import { canCreateStreams, canCreateWebPublicStreams, canSubscribeOthers, webPublicStreamsEnabled } from "../stream-permissions.js";
+import { Policy, ROLE_GROUP_LIMITS, canCreateStreams, canCreateWebPublicStreams, canSubscribeOthers, roleAllows, webPublicStreamsEnabled } from "../stream-permissions.js";
 import { avatarUrl, gravatarUrl } from "../users.js";
 import type { StateSection } from "./types.js";
 
@@ -85,21 +85,6 @@ async function permissionsOf(ctx: AppContext, me: UserRow): Promise<Record<strin
   };
 }
 
-// Realm role policies (Zulip's CommonPolicyEnum and its web-public variant).
-const Policy = { MEMBERS: 1, ADMINS: 2, FULL_MEMBERS: 3, MODERATORS: 4, EVERYONE: 5, NOBODY: 6, OWNERS: 7 } as const;
-
-/** The role each system group stands for: a user is a member when their role is at most this. */
-const SYSTEM_GROUP_ROLES: Readonly<Record<string, number>> = {
-  "role:owners": Role.OWNER,
-  "role:administrators": Role.ADMINISTRATOR,
-  "role:moderators": Role.MODERATOR,
-  "role:fullmembers": Role.MEMBER,
-  "role:members": Role.MEMBER,
-  "role:everyone": Role.GUEST,
-  "role:internet": Role.GUEST,
-  "role:nobody": 0,
-};
-
 /**
  * The permissions after a role change, from what the state itself says of the realm's settings
  * (each realm setting read at its default when the realm section was not fetched). System groups
@@ -119,21 +104,21 @@ function permissionsFromState(role: number, state: Record<string, unknown>): Rec
   };
   const isPublic = inSetting("can_create_public_channel_group");
   const isPrivate = inSetting("can_create_private_channel_group");
-  const isWebPublic = state.realm_enable_spectator_access === true && allows(role, policy("create_web_public_stream_policy", Policy.OWNERS));
+  const isWebPublic = state.realm_enable_spectator_access === true && roleAllows(role, policy("create_web_public_stream_policy", Policy.OWNERS));
   return {
     can_create_streams: isPublic || isPrivate || isWebPublic,
     can_create_public_streams: isPublic,
     can_create_private_streams: isPrivate,
     can_create_web_public_streams: isWebPublic,
-    can_subscribe_other_users: allows(role, policy("invite_to_stream_policy", Policy.MEMBERS)),
-    can_invite_others_to_realm: allows(role, policy("invite_to_realm_policy", Policy.MEMBERS)),
+    can_subscribe_other_users: roleAllows(role, policy("invite_to_stream_policy", Policy.MEMBERS)),
+    can_invite_others_to_realm: roleAllows(role, policy("invite_to_realm_policy", Policy.MEMBERS)),
   };
 }
 
 function inGroup(groups: readonly ApiUserGroup[], group: ApiUserGroup, userId: number, role: number, seen: Set<number>): boolean {
   if (seen.has(group.id)) return false;
   seen.add(group.id);
-  const systemRole = group.is_system_group ? SYSTEM_GROUP_ROLES[group.name] : undefined;
+  const systemRole = group.is_system_group ? ROLE_GROUP_LIMITS[group.name] : undefined;
   if (systemRole !== undefined) return role <= systemRole;
   if (group.members.includes(userId)) return true;
   return group.direct_subgroup_ids.some((id) => {
@@ -142,11 +127,3 @@ function inGroup(groups: readonly ApiUserGroup[], group: ApiUserGroup, userId: n
   });
 }
 
-function allows(role: number, policy: number): boolean {
-  if (policy === Policy.EVERYONE) return true;
-  if (policy === Policy.NOBODY || role === Role.GUEST) return false;
-  if (policy === Policy.OWNERS) return role === Role.OWNER;
-  if (policy === Policy.ADMINS) return role <= Role.ADMINISTRATOR;
-  if (policy === Policy.MODERATORS) return role <= Role.MODERATOR;
-  return role <= Role.MEMBER;
-}
