@@ -39,6 +39,13 @@ async function serverRss(pid: number): Promise<number> {
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
 }
 
+/** Event queues and heap in use, from the server's own metrics. */
+async function serverFigures(): Promise<string> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const figure = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, "m").exec(text)?.[1] ?? NaN);
+  return `${figure("rookery_event_queues")} event queues, heap used ${mb(figure("rookery_nodejs_heap_size_used_bytes"))} MB of ${mb(figure("rookery_nodejs_heap_size_total_bytes"))} MB`;
+}
+
 async function pool<T>(items: Iterable<T>, run: (item: T) => Promise<void>): Promise<void> {
   const iterator = items[Symbol.iterator]();
   await Promise.all(
@@ -101,6 +108,7 @@ console.log(`  by status: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n
 console.log(`  5xx: ${errors}; non-envelope answers: ${nonEnvelope}; connections reset: ${transport}`);
 for (const example of examples) console.log(`    ${example}`);
 console.log(`  server RSS before ${mb(before)} MB, after ${mb(after)} MB: ${(after / before).toFixed(2)}× (target ≤ 1.5×)`);
+console.log(`  the server holds ${await serverFigures()}`);
 
 const floodBefore = after;
 const username = `${"a".repeat(100 * 1024)}@fuzz.test`;
