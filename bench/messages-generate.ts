@@ -17,6 +17,7 @@ import { createContext } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
+import { newStreamEmailToken } from "../src/lib/secrets.js";
 import { MESSAGES_FILE, sized } from "./short.js";
 
 const FILE = process.argv[2] ?? MESSAGES_FILE;
@@ -41,13 +42,13 @@ async function main(): Promise<void> {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
   const now = Date.now();
-  const insertStream = db.prepare("INSERT INTO stream (realm_id, name, date_created, creator_id) VALUES (?, ?, ?, ?)");
+  const insertStream = db.prepare("INSERT INTO stream (realm_id, name, date_created, creator_id, email_token) VALUES (?, ?, ?, ?, ?)");
   const insertRecipient = db.prepare("INSERT INTO recipient (type, type_id, dm_key) VALUES (2, ?, '')");
   const insertSub = db.prepare("INSERT INTO subscription (user_id, stream_id, color) VALUES (?, ?, '#76ce90')");
   const streams: { id: number; recipient: number }[] = [];
   db.transaction(() => {
     for (let s = 0; s < 10; s++) {
-      const id = Number(insertStream.run(owner.realm_id, `channel${s}`, now, owner.id).lastInsertRowid);
+      const id = Number(insertStream.run(owner.realm_id, `channel${s}`, now, owner.id, newStreamEmailToken()).lastInsertRowid);
       streams.push({ id, recipient: Number(insertRecipient.run(id).lastInsertRowid) });
       for (const u of users) insertSub.run(u.id, id);
     }
