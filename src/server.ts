@@ -50,6 +50,11 @@ function firstRunText(url: string, email: string, password: string, apiKey: stri
     `key=${apiKey}`,
     `site=${url}`,
     "",
+    "It has the channels #general and #core team, and the Welcome Bot has written to you. Say hello:",
+    `  curl -sS -u '${email}:${apiKey}' ${url}/api/v1/messages \\`,
+    "    --data-urlencode type=stream --data-urlencode to=general \\",
+    "    --data-urlencode topic=hello --data-urlencode 'content=Hello, world!'",
+    "",
     "",
   ].join("\n");
 }

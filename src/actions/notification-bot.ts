@@ -7,7 +7,7 @@ import type { Outbox } from "../events/outbox.js";
 import { normalizeContent, truncateTopic } from "../lib/message-rules.js";
 import { channelSlug, hashEncode } from "../markdown/inline/mentions.js";
 import { renderContent } from "../lib/render.js";
-import { INTERNAL_CLIENT, NOTIFICATION_BOT, notificationBotRow } from "../lib/system-bots.js";
+import { INTERNAL_CLIENT, NOTIFICATION_BOT, notificationBotRow, systemBotRow, WELCOME_BOT, type SystemBot } from "../lib/system-bots.js";
 import { doSendMessage } from "./messages.js";
 
 /** Creates a new realm's Notification Bot (Zulip's cross-realm bot, one copy per realm here). */
@@ -15,15 +15,21 @@ export async function createNotificationBot(tx: Db, realmId: number, now: number
   await insertUser(tx, notificationBotRow(realmId, now));
 }
 
+/** Creates a new realm's Welcome Bot (Zulip's cross-realm bot, one copy per realm here). */
+export async function createWelcomeBot(tx: Db, realmId: number, now: number): Promise<void> {
+  await insertUser(tx, systemBotRow(WELCOME_BOT, realmId, now));
+}
+
 /**
- * Sends a direct message from the realm's Notification Bot inside the caller's transaction
- * (Zulip's internal_send_private_message), so a change that fails announces nothing.
+ * Sends a direct message from one of the realm's system bots (Notification Bot unless told)
+ * inside the caller's transaction (Zulip's internal_send_private_message), so a change that fails
+ * announces nothing.
  */
-export async function internalSendDirect(ctx: AppContext, tx: Db, outbox: Outbox, recipient: UserRow, text: string): Promise<number> {
+export async function internalSendDirect(ctx: AppContext, tx: Db, outbox: Outbox, recipient: UserRow, text: string, from: SystemBot = NOTIFICATION_BOT): Promise<number> {
   // As check_message does for every message (trailing newlines of a list go).
   const content = normalizeContent(text);
-  const bot = await systemBotOf(tx, recipient.realm_id, NOTIFICATION_BOT.email);
-  if (!bot) throw new Error(`realm ${recipient.realm_id} has no Notification Bot`);
+  const bot = await systemBotOf(tx, recipient.realm_id, from.email);
+  if (!bot) throw new Error(`realm ${recipient.realm_id} has no ${from.fullName}`);
   // Reads go through the transaction: on SQLite it holds the only connection.
   const rendered = await renderContent(ctx, tx, bot.realm_id, content);
   const alertWords = new Map([[recipient.id, await alertWordsOf(tx, recipient.id)]]);
@@ -31,7 +37,10 @@ export async function internalSendDirect(ctx: AppContext, tx: Db, outbox: Outbox
   return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, alertWords });
 }
 
-/** Sends a channel message from the realm's Notification Bot inside the caller's transaction (Zulip's internal_send_stream_message). */
+/**
+ * Sends a channel message from one of the realm's system bots (Notification Bot unless told)
+ * inside the caller's transaction (Zulip's internal_send_stream_message).
+ */
 export async function internalSendStream(
   ctx: AppContext,
   tx: Db,
@@ -39,11 +48,12 @@ export async function internalSendStream(
   stream: StreamRow,
   topic: string,
   text: string,
-  limitUnreadUserIds?: ReadonlySet<number>,
+  opts: { limitUnreadUserIds?: ReadonlySet<number>; from?: SystemBot } = {},
 ): Promise<number> {
+  const { limitUnreadUserIds, from = NOTIFICATION_BOT } = opts;
   const content = normalizeContent(text);
-  const bot = await systemBotOf(tx, stream.realm_id, NOTIFICATION_BOT.email);
-  if (!bot) throw new Error(`realm ${stream.realm_id} has no Notification Bot`);
+  const bot = await systemBotOf(tx, stream.realm_id, from.email);
+  if (!bot) throw new Error(`realm ${stream.realm_id} has no ${from.fullName}`);
   const rendered = await renderContent(ctx, tx, bot.realm_id, content);
   const to = { kind: "stream" as const, stream, topic: truncateTopic(topic) };
   return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, limitUnreadUserIds });
@@ -98,7 +108,7 @@ export async function notifyMessagesMoved(ctx: AppContext, tx: Db, outbox: Outbo
  */
 export async function notifyTopicResolved(ctx: AppContext, tx: Db, outbox: Outbox, actor: UserRow, stream: StreamRow, topic: string, resolved: boolean, participants: ReadonlySet<number>): Promise<number> {
   const text = `${silentMention(actor)} has marked this topic as ${resolved ? "resolved" : "unresolved"}.`;
-  return internalSendStream(ctx, tx, outbox, stream, topic, text, participants);
+  return internalSendStream(ctx, tx, outbox, stream, topic, text, { limitUnreadUserIds: participants });
 }
 
 /** Zulip's silent_mention_syntax_for_user. */

@@ -45,6 +45,15 @@ export async function checkAddReaction(ctx: AppContext, user: UserRow, messageId
   });
 }
 
+/**
+ * Adds a reaction the server decides on itself (Zulip's do_add_reaction, as the Welcome Bot
+ * reacts to its turtle); sends `reaction` add to the message's audience.
+ */
+export async function doAddReaction(tx: Db, outbox: Outbox, user: UserRow, message: { id: number; stream_id: number | null }, emoji: { name: string; code: string; type: string }): Promise<void> {
+  await insertReaction(tx, { message_id: message.id, user_id: user.id, emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
+  await notify(tx, outbox, user, "add", message.id, message.stream_id, emoji);
+}
+
 /** Removes the user's reaction (Zulip's remove_reaction); the code may be found from the name. */
 export async function checkRemoveReaction(ctx: AppContext, user: UserRow, messageId: number, input: ReactionInput): Promise<void> {
   await write(ctx, async (tx, outbox) => {

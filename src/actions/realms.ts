@@ -5,7 +5,8 @@ import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { Role } from "../lib/roles.js";
 import { hashPassword } from "../lib/secrets.js";
-import { createNotificationBot } from "./notification-bot.js";
+import { createNotificationBot, createWelcomeBot } from "./notification-bot.js";
+import { setUpNewRealm } from "./onboarding.js";
 import { createSystemGroups } from "./user-groups.js";
 import { doCreateUser } from "./users.js";
 
@@ -17,9 +18,17 @@ export interface NewRealm {
   ownerEmail: string;
   ownerName: string;
   password: string;
+  /**
+   * false leaves out the initial channels and the Welcome Bot's messages, as Zulip's test fixtures
+   * build their organisation from their own data; a real organisation always has them.
+   */
+  initialContent?: boolean;
 }
 
-/** Creates an organisation and its owner in one transaction. */
+/**
+ * Creates an organisation, its owner and its system bots in one transaction, then (unless told
+ * not to) Zulip 9.0's initial channels and messages.
+ */
 export async function createRealm(ctx: AppContext, input: NewRealm): Promise<{ realm: RealmRow; owner: UserRow }> {
   if (input.name.trim().length === 0) throw badRequest("Realm name must not be empty");
   const passwordHash = await hashPassword(input.password);
@@ -38,10 +47,12 @@ export async function createRealm(ctx: AppContext, input: NewRealm): Promise<{ r
       ctx,
       tx,
       outbox,
-      { realmId, email: input.ownerEmail.trim(), fullName: input.ownerName, password: input.password, role: Role.OWNER },
+      { realmId, email: input.ownerEmail.trim(), fullName: input.ownerName, password: input.password, role: Role.OWNER, welcome: false },
       passwordHash,
     );
     await createNotificationBot(tx, realmId, ctx.clock.now());
+    await createWelcomeBot(tx, realmId, ctx.clock.now());
+    if (input.initialContent !== false) await setUpNewRealm(ctx, tx, outbox, realmId, owner);
     const realm = await realmById(tx, realmId);
     if (!realm) throw new Error("created realm vanished");
     return { realm, owner };

@@ -26,6 +26,7 @@ import { notifyInvitesChanged } from "./invites.js";
 import { notifyReferrerOfJoin } from "./notification-bot.js";
 import { bulkAddSubscriptions } from "./subscriptions.js";
 import { doCreateUser } from "./users.js";
+import { welcomeNewUser } from "./onboarding.js";
 
 /**
  * A usable invitation behind a signup key: an email invitation, a reusable link (which asks for
@@ -161,7 +162,7 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
     if (await userByDeliveryEmail(tx, realm.id, email)) throw badRequest(`${email} already has an account in this organization.`);
     await checkFullNameAvailable(tx, realm, fullName, null);
     await checkFullNameAvailable(tx, realm, fullName, null);
-    const user = await doCreateUser(ctx, tx, outbox, { realmId: realm.id, email, fullName, password: form.password, role: invite.invited_as, defaultSubscriptions: false }, passwordHash);
+    const user = await doCreateUser(ctx, tx, outbox, { realmId: realm.id, email, fullName, password: form.password, role: invite.invited_as, defaultSubscriptions: false, welcome: false }, passwordHash);
     const streamIds = inviteStreamIds(invite);
     if (invite.include_realm_default_subscriptions) streamIds.push(...(await defaultStreamIds(tx, realm.id)));
     const streams = (await activeStreamsByIds(tx, [...new Set(streamIds)])).filter((s) => s.realm_id === realm.id);
@@ -177,6 +178,7 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
       // A reusable link has no inviter to tell; the administrators hear only if invitations went.
       if ((await deletePendingInvitesFor(tx, realm.id, email)) > 0) await notifyInvitesChanged(tx, outbox, realm.id, null);
     }
+    await welcomeNewUser(ctx, tx, outbox, user);
     return user;
   });
 }

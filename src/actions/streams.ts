@@ -56,9 +56,14 @@ export function checkCanCreateStream(groups: RealmGroups, realm: RealmRow, user:
  * administrators learn of a private channel when they are subscribed).
  */
 export async function doCreateStream(ctx: AppContext, tx: Db, outbox: Outbox, creator: UserRow, spec: NewStream): Promise<StreamRow> {
+  return doCreateStreamIn(ctx, tx, outbox, creator.realm_id, creator.id, spec);
+}
+
+/** doCreateStream for a channel the server makes itself (no creator), as Zulip's ensure_stream does. */
+export async function doCreateStreamIn(ctx: AppContext, tx: Db, outbox: Outbox, realmId: number, creatorId: number | null, spec: NewStream): Promise<StreamRow> {
   const history = spec.inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true;
   const id = await insertStream(tx, {
-    realm_id: creator.realm_id,
+    realm_id: realmId,
     name: spec.name,
     description: spec.description,
     rendered_description: renderDescription(spec.description, ctx.config.externalUrl),
@@ -67,15 +72,15 @@ export async function doCreateStream(ctx: AppContext, tx: Db, outbox: Outbox, cr
     history_public_to_subscribers: history ? 1 : 0,
     stream_post_policy: spec.streamPostPolicy,
     message_retention_days: spec.messageRetentionDays,
-    can_remove_subscribers_group: spec.canRemoveSubscribersGroup ?? (await administratorsGroupId(tx, creator.realm_id)),
+    can_remove_subscribers_group: spec.canRemoveSubscribersGroup ?? (await administratorsGroupId(tx, realmId)),
     date_created: ctx.clock.now(),
-    creator_id: creator.id,
+    creator_id: creatorId,
     first_message_id: null,
     deactivated: 0,
     email_token: newStreamEmailToken(),
   });
   const stream = await mustGetStream(tx, id);
-  const audience = streamAudience(await activeRealmUsers(tx, creator.realm_id), stream, []);
+  const audience = streamAudience(await activeRealmUsers(tx, realmId), stream, []);
   outbox.send({ type: "stream", op: "create", streams: [apiStream(stream)] }, audience);
   return stream;
 }

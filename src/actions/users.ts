@@ -20,6 +20,7 @@ import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../li
 import { initialSettingsFor } from "../lib/settings.js";
 import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js";
 import { doSetSubscriptionsUserActive, subscribeToDefaultStreams } from "./subscriptions.js";
+import { welcomeNewUser } from "./onboarding.js";
 
 /** What a new account is made of. */
 export interface NewUser {
@@ -31,6 +32,11 @@ export interface NewUser {
   bot?: { type: number; ownerId: number | null };
   /** false when an invitation chooses the channels instead of the realm's defaults (Zulip's prereg_user streams). */
   defaultSubscriptions?: boolean;
+  /**
+   * false when the caller welcomes the account itself (at the point of its own flow Zulip does) or
+   * not at all: accounts made in bulk, as Zulip's test fixtures are, get no welcome.
+   */
+  welcome?: boolean;
 }
 
 /** The host part of dummy API emails (user<ID>@host). */
@@ -85,6 +91,7 @@ export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, inpu
   await sendUserAdd(tx, outbox, user);
   await addNewUserToSystemGroups(ctx, tx, outbox, user);
   if (!input.bot && input.defaultSubscriptions !== false) await subscribeToDefaultStreams(tx, outbox, user);
+  if (!input.bot && input.welcome !== false) await welcomeNewUser(ctx, tx, outbox, user);
   return user;
 }
 

@@ -192,3 +192,34 @@ describe("the signup page", () => {
     expect(bad.text).not.toContain("<b>name</b>");
   });
 });
+
+describe("an invited user is welcomed as Zulip 9.0 welcomes new users", () => {
+  it("gets the Welcome Bot's message; the signup announcements channel hears of it after the inviter does", async () => {
+    await server.as("iago").post("/users/me/subscriptions", { subscriptions: [{ name: "Signups here" }], invite_only: true });
+    const signups = (await server.as("iago").get("/get_stream_id", { stream: "Signups here" })).body.stream_id;
+    const set = await server.as("desdemona").patch("/realm", { signup_announcements_stream_id: signups });
+    expect(set.body).toEqual({ result: "success", msg: "", signup_announcements_stream_id: signups });
+    await server.as("hamlet").post("/invites", { invitee_emails: "greeted@example.com", stream_ids: [] });
+    const res = await page(linkPathFor("greeted@example.com"), form({ full_name: "Greeted", password: "secret-pw" }, "application/json"));
+    const { user_id: id, api_key: apiKey } = JSON.parse(res.text);
+    const me = new Client(server.url, { email: "greeted@example.com", apiKey });
+    const dms = (await me.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "is", operand: "dm" }]), apply_markdown: false })).body.messages;
+    expect(dms.map((m: Json) => ({ sender: m.sender_email, content: m.content }))).toEqual([
+      {
+        sender: "welcome-bot@zulip.com",
+        content:
+          "Hello, and welcome to Zulip!👋 This is a direct message from me, Welcome Bot.\n\n" +
+          `If you are new to Zulip, check out our [Getting started guide](${server.app.ctx.config.externalUrl}/help/getting-started-with-zulip)!\n\n` +
+          "I can also help you get set up! Just click anywhere on this message or press `r` to reply.\n\n" +
+          "Here are a few messages I understand: `apps`, `profile`, `theme`, `channels`, `topics`, `message formatting`, `keyboard shortcuts`, `help`.",
+      },
+    ]);
+    const narrow = JSON.stringify([{ operator: "channel", operand: "Signups here" }, { operator: "topic", operand: "signups" }]);
+    const notices = (await server.as("iago").get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow, apply_markdown: false })).body.messages;
+    expect(notices.map((m: Json) => ({ sender: m.sender_email, content: m.content }))).toEqual([{ sender: "notification-bot@zulip.com", content: `@_**Greeted|${id}** joined this organization.` }]);
+    const inviterNotice = (await server.as("hamlet").get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: JSON.stringify([{ operator: "dm", operand: "notification-bot@zulip.com" }]) })).body.messages[0];
+    // Zulip's order (process_new_human_user): the inviter's message, the signup notice, the welcome.
+    expect(inviterNotice.id).toBeLessThan(notices[0].id);
+    expect(notices[0].id).toBeLessThan(dms[0].id);
+  });
+});

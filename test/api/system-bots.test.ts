@@ -5,10 +5,13 @@ import { checkAction } from "../events/check-action.js";
 
 let server: TestServer;
 let botId: number;
+let welcomeBotId: number;
 beforeAll(async () => {
   server = await startServer();
   const row = await server.app.ctx.db.selectFrom("user").select("id").where("email", "=", "notification-bot@zulip.com").executeTakeFirstOrThrow();
   botId = row.id;
+  const welcome = await server.app.ctx.db.selectFrom("user").select("id").where("email", "=", "welcome-bot@zulip.com").executeTakeFirstOrThrow();
+  welcomeBotId = welcome.id;
 });
 afterAll(() => server.stop());
 
@@ -34,12 +37,22 @@ const notificationBot = () => ({
   bot_owner_id: null,
 });
 
+/** Zulip's cross_realm_bots entry for Welcome Bot: the same shape, listed after Notification Bot by name. */
+const welcomeBot = () => ({
+  ...notificationBot(),
+  email: "welcome-bot@zulip.com",
+  user_id: welcomeBotId,
+  full_name: "Welcome Bot",
+  delivery_email: "welcome-bot@zulip.com",
+  avatar_url: "/static/images/static_avatars/welcome-bot.png",
+});
+
 describe("Notification Bot, the realm's system bot", () => {
   it("is listed in /register cross_realm_bots, not in realm_users or realm_non_active_users", async () => {
     for (const client_gravatar of [true, false]) {
       const res = await server.as("polonius").post("/register", { fetch_event_types: JSON.stringify(["realm_user"]), client_gravatar });
       expect(res.status).toBe(200);
-      expect(res.body.cross_realm_bots).toEqual([notificationBot()]);
+      expect(res.body.cross_realm_bots).toEqual([notificationBot(), welcomeBot()]);
       const ids = [...res.body.realm_users, ...res.body.realm_non_active_users].map((u: Json) => u.user_id);
       expect(ids).not.toContain(botId);
       expect(res.body.realm_users).toHaveLength(8);
@@ -57,7 +70,7 @@ describe("Notification Bot, the realm's system bot", () => {
     expect((await server.as("desdemona").patch(`/users/${botId}`, { full_name: "Renamed" })).body).toEqual(error("No such user"));
     expect((await server.as("desdemona").delete(`/users/${botId}`)).body).toEqual(error("No such user"));
     const res = await server.as("desdemona").post("/register", { fetch_event_types: JSON.stringify(["realm_user"]) });
-    expect(res.body.cross_realm_bots).toEqual([notificationBot()]);
+    expect(res.body.cross_realm_bots).toEqual([notificationBot(), welcomeBot()]);
   });
 
   it("can be written to like any user, and its messages show its name", async () => {

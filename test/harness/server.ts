@@ -83,6 +83,8 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     ownerEmail: FIXTURE_USERS.desdemona.email,
     ownerName: FIXTURE_USERS.desdemona.name,
     password,
+    // Zulip's test organisation is built from fixture data: no Welcome Bot messages, no welcomes.
+    initialContent: false,
   });
   const users = { desdemona: owner } as Record<FixtureName, UserRow>;
   for (const [name, spec] of Object.entries(FIXTURE_USERS)) {
@@ -93,6 +95,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
       fullName: spec.name,
       password,
       role: spec.role,
+      welcome: false,
     });
   }
   users.bot = await checkCreateUser(app.ctx, {

@@ -13,6 +13,7 @@ import { m014RealmDomains } from "./014-realm-domains.js";
 import { m012Submessages } from "./012-submessages.js";
 import { m011ScheduledMessages } from "./011-scheduled-messages.js";
 import { m010RealmConfig } from "./010-realm-config.js";
+import { m017WelcomeBot } from "./017-welcome-bot.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "012-submessages": m012Submessages,
   "011-scheduled-messages": m011ScheduledMessages,
   "010-realm-config": m010RealmConfig,
+  "017-welcome-bot": m017WelcomeBot,
 };
