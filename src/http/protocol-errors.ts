@@ -28,6 +28,9 @@ export function requestError(error: unknown): ApiError | undefined {
   // PostgreSQL's numeric_value_out_of_range: a number from the request beyond its column's
   // 32-bit range, such as an id no row can have (SQLite compares it and finds nothing).
   if (code === "22003") return new ApiError("Invalid ID: out of range");
+  // PostgreSQL's character_not_in_repertoire: a NUL character, which its text cannot hold
+  // (SQLite stores it and finds nothing); the transaction it was in is rolled back whole.
+  if (code === "22021") return new ApiError("Null characters are not allowed");
   const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) : 500;
   if (status >= 400 && status < 500) return new ApiError(STATUS_CODES[status] ?? "Bad request", "BAD_REQUEST", status);
   return undefined;

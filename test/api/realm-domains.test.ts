@@ -94,3 +94,12 @@ describe("DELETE /realm/domains/{domain}", () => {
     expect(await restricted()).toBe(false);
   });
 });
+
+describe("a domain with a NUL character in the path", () => {
+  it("is a 400 envelope on either database, never a 500 (PostgreSQL's text cannot hold NUL)", async () => {
+    const res = await server.as("desdemona").delete("/realm/domains/%00", {}, { validate: false });
+    expect(res.status).toBe(400);
+    expect(res.body.result).toBe("error");
+    expect(res.body.code).toBe("BAD_REQUEST");
+  });
+});
