@@ -97,3 +97,44 @@ describe("unicode emoji in text", () => {
     expect(html("a 1 # * ↔ b")).toBe("<p>a 1 # * ↔ b</p>");
   });
 });
+
+describe("emoticons, with translate_emoticons on", () => {
+  const translated = (content: string) => renderMarkdown(content, { ...testContext(), translateEmoticons: true }).html;
+  // Zulip's EMOTICON_CONVERSIONS.
+  const conversions: [string, string, string][] = [
+    [":)", "1f642", "smile"],
+    ["(:", "1f642", "smile"],
+    [":(", "1f641", "frown"],
+    ["<3", "2764", "heart"],
+    [":|", "1f610", "neutral"],
+    [":/", "1f615", "confused"],
+    [";)", "1f609", "wink"],
+    [":D", "1f600", "grinning"],
+    [":o", "1f62e", "open_mouth"],
+    [":O", "1f62e", "open_mouth"],
+    [":p", "1f61b", "stuck_out_tongue"],
+    [":P", "1f61b", "stuck_out_tongue"],
+  ];
+  for (const [emoticon, code, name] of conversions) {
+    it(`turns ${emoticon} into :${name}: between spaces, punctuation and the text's ends`, () => {
+      const emoji = span(code, name);
+      expect(translated(emoticon)).toBe(`<p>${emoji}</p>`);
+      expect(translated(`a ${emoticon} b`)).toBe(`<p>a ${emoji} b</p>`);
+      expect(translated(`end ${emoticon}.`)).toBe(`<p>end ${emoji}.</p>`);
+      expect(translated(`${emoticon}, ${emoticon}!`)).toBe(`<p>${emoji}, ${emoji}!</p>`);
+      expect(translated(`"${emoticon}"`)).toBe(`<p>"${emoji}"</p>`);
+      expect(translated(`[${emoticon}]`)).toBe(`<p>[${emoji}]</p>`);
+    });
+    it(`leaves ${emoticon} touching a letter or in code as typed`, () => {
+      const escaped = emoticon.replace("<", "&lt;");
+      expect(translated(`x${emoticon}`)).toBe(`<p>x${escaped}</p>`);
+      expect(translated(`${emoticon}x`)).toBe(`<p>${escaped}x</p>`);
+      expect(translated(`\`${emoticon}\``)).toBe(`<p><code>${escaped}</code></p>`);
+      expect(html(emoticon)).toBe(`<p>${escaped}</p>`);
+    });
+  }
+
+  it("takes the first conversion that matches at a position", () => {
+    expect(translated("(:)")).toBe(`<p>${span("1f642", "smile")})</p>`);
+  });
+});
