@@ -26,7 +26,7 @@ export async function renderContent(ctx: AppContext, db: Db, realmId: number, co
   const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
   const linkifiers = await ctx.linkifiers.of(realmId);
-  const renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons: sender !== undefined && userSetting(sender, "translate_emoticons") === true };
+  const renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons: sender !== undefined && userSetting(sender, "translate_emoticons") === true, now: () => ctx.clock.now() };
   if (customEmoji.size > 0) renderCtx.realmEmoji = (name) => customEmoji.get(name);
   const result = renderMarkdown(content, renderCtx);
   const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);
