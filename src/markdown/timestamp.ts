@@ -65,6 +65,8 @@ function appendYmd(ymd: Ymd, raw: string | number, label?: "M" | "Y"): void {
   }
   const value = typeof raw === "number" ? Math.trunc(raw) : Number.parseInt(raw, 10);
   if (!Number.isFinite(value)) throw new RangeError("not a number");
+  // More than three parts can only end in failure; stopping here keeps long inputs cheap.
+  if (ymd.values.length === 3) throw new RangeError("too many date parts");
   ymd.values.push(value);
   if (kind === "M") {
     if (ymd.month !== null) throw new RangeError("month twice");
