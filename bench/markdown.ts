@@ -99,6 +99,8 @@ const pathological: Record<string, string> = {
   "10,000 '$'": "$".repeat(10_000),
   "10,000 '~'": "~".repeat(10_000),
   "5,000 '@**'": "@**".repeat(5_000),
+  "3,000 'am' in a global time": `<time:10:00 ${"am ".repeat(3_000)}>`,
+  "5,000 numbers in a global time": `<time:${"1 ".repeat(5_000)}>`,
 };
 console.log("\npathological inputs (best of 5, target <= 50 ms):");
 for (const [name, input] of Object.entries(pathological)) {

@@ -45,7 +45,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
       }
     }
     const content = input.content === undefined ? undefined : normalizeContent(input.content.trimEnd() === "" ? "(deleted)" : input.content);
-    const rendered = content === undefined ? undefined : await renderContent(ctx, tx, message.realm_id, content);
+    const rendered = content === undefined ? undefined : await renderContent(ctx, tx, message.realm_id, content, user);
     const newStream = input.streamId === undefined ? undefined : await checkCanMoveToStream(tx, user, message, input.streamId, settings, now);
     const ids = topic === undefined && !newStream ? [message.id] : await messagesToMove(tx, user, message, input.propagateMode);
     if (input.propagateMode === "change_all" && !moderator && (topic !== undefined || newStream)) {

@@ -103,7 +103,7 @@ export async function checkMessage(ctx: AppContext, sender: UserRow, addressee: 
     // Clients send "(no topic)" for a message without one; an organisation may require topics.
     if (realm && realmSetting(realm, "mandatory_topics") && destination.topic === NO_TOPIC) throw badRequest("Topics are required in this organization");
   } else if (realm) await checkCanSendDirectMessage(ctx.db, await ctx.groups.of(realm.id), realm, sender, await participantRows(ctx, destination.userIds));
-  const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content);
+  const rendered = await renderContent(ctx, ctx.db, sender.realm_id, content, sender);
   if (destination.kind === "stream") await checkWildcardMentions(ctx, sender, destination, rendered, messageSettings(realm));
   if (rendered.mentionedGroupIds.size > 0) checkUserGroupMentionAllowed(await ctx.groups.of(sender.realm_id), sender, rendered.mentionedGroupIds);
   return { destination, content, rendered, realm };

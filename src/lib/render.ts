@@ -5,7 +5,9 @@ import { membersOfGroups, recursiveSubgroupIds } from "../db/queries/user-groups
 import { realmEmojiOfRealm } from "../db/queries/realm-emoji.js";
 import { usersOfRealm } from "../db/queries/users.js";
 import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResult } from "../markdown/index.js";
+import type { UserRow } from "../db/queries/users.js";
 import { emojiUrl } from "./realm-emoji.js";
+import { userSetting } from "./settings.js";
 
 /** Rendered content plus the users a group mention reaches. */
 export interface Rendered extends RenderResult {
@@ -16,13 +18,15 @@ export interface Rendered extends RenderResult {
 /**
  * Renders message content against the realm's users, channels, named user groups, custom emoji and
  * linkifiers (the last from the process-wide cache, current as of the last committed change). Names are
- * looked up only when the content could mention something, which keeps plain messages cheap.
+ * looked up only when the content could mention something, which keeps plain messages cheap. The
+ * sender's translate_emoticons setting decides whether `:)` becomes an emoji (as Zulip renders with
+ * the message's sender).
  */
-export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string): Promise<Rendered> {
+export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string, sender?: UserRow): Promise<Rendered> {
   const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
   const linkifiers = await ctx.linkifiers.of(realmId);
-  const renderCtx: RenderContext = { ...base, linkifiers };
+  const renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons: sender !== undefined && userSetting(sender, "translate_emoticons") === true, now: () => ctx.clock.now() };
   if (customEmoji.size > 0) renderCtx.realmEmoji = (name) => customEmoji.get(name);
   const result = renderMarkdown(content, renderCtx);
   const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);

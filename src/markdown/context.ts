@@ -28,6 +28,8 @@ export interface RenderContext {
   linkifiers?: readonly RenderLinkifier[];
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */
   translateEmoticons?: boolean;
+  /** The current time in ms, for a `<time:…>` that gives no date (today is assumed). */
+  now?: () => number;
   realmUrl: string; // e.g. "http://127.0.0.1:9991"
 }
 

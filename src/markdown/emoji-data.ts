@@ -1,60 +1,23 @@
-/** Zulip's emoji names: the iamcal dataset Zulip builds from, with Zulip's own naming on top. */
+/** Zulip's emoji names: Zulip's own name table, plus the Emoji 15.0 additions from the iamcal dataset. */
 import { createRequire } from "node:module";
+import { zulipEmojiNames } from "./emoji-names.js";
 
 /** One unicode emoji as Zulip names it. */
 export interface EmojiEntry {
   code: string; // lower-case hex code points joined by "-", without U+FE0F
-  name: string; // canonical name, used for the title of a rendered unicode emoji
+  name: string; // the name it was looked up by, or its canonical name when looked up by code
 }
 
 interface RawEmoji {
   unified: string;
-  nonQualified: string | null;
   shortNames: string[];
   category: string;
-  addedIn: number;
+  addedIn: string;
 }
 
-// Zulip renamed a number of emoji; these are the names its clients send and
-// expect, so they take precedence over the dataset's short names. The first
-// name of each entry is canonical.
-const zulipNames: Record<string, string[]> = {
-  "1f642": ["smile", "slight_smile"],
-  "1f604": ["big_smile"],
-  "1f408": ["cat"],
-  "1f431": ["cat_face"],
-  "1f415": ["dog"],
-  "1f436": ["dog_face"],
-  "1f407": ["rabbit"],
-  "1f430": ["rabbit_face"],
-  "1f95d": ["kiwi"],
-  "1f947": ["gold"],
-  "1f948": ["silver"],
-  "1f949": ["bronze"],
-  "1f4a9": ["poop", "pile_of_poo"],
-  "1f373": ["cooking"],
-  "1f44d": ["+1", "thumbs_up", "like"],
-  "1f44e": ["-1", "thumbs_down"],
-  "1f641": ["frown", "slight_frown"],
-  "1f610": ["neutral"],
-  "1f615": ["confused"],
-  "1f389": ["tada"],
-  "2705": ["check", "all_good", "approved"],
-  "1f6e0": ["working_on_it", "hammer_and_wrench", "tools"],
-  "1f602": ["joy", "tears", "laughter_tears"],
-  "1f600": ["grinning", "happy"],
-  "1f44b": ["wave", "hello", "hi"],
-  "2764": ["heart", "love"],
-  "1f441-200d-1f5e8": ["eye_in_speech_bubble"],
-  "1f3f3-200d-1f308": ["rainbow_flag"],
-  "1f3f4-200d-2620": ["pirate_flag"],
-};
-
-// Dataset names Zulip deliberately does not accept.
-const bannedNames = new Set(["fried_egg", "hankey", "shit", "slightly_smiling_face"]);
-
-// Zulip's dataset stops before Emoji 15.1.
-const newestEmojiVersion = 15.0;
+// Zulip 9.0 builds from emoji-datasource 15.0: the Emoji 15.0 additions are named after the
+// dataset, everything older after Zulip's table. Emoji 15.1 (🍋‍🟩, 🐦‍🔥…) is not known.
+const datasetOnlyVersion = "15.0";
 
 function readDataset(): RawEmoji[] {
   const require = createRequire(import.meta.url);
@@ -64,22 +27,20 @@ function readDataset(): RawEmoji[] {
   for (const item of raw) {
     if (typeof item !== "object" || item === null) continue;
     const field = (key: string): unknown => Reflect.get(item, key);
-    const [unified, nonQualified, shortNames, category, addedIn] = [
-      field("unified"), field("non_qualified"), field("short_names"), field("category"), field("added_in"),
-    ];
+    const [unified, shortNames, category, addedIn] = [field("unified"), field("short_names"), field("category"), field("added_in")];
     if (typeof unified !== "string" || !Array.isArray(shortNames) || typeof category !== "string") continue;
     out.push({
       unified,
-      nonQualified: typeof nonQualified === "string" ? nonQualified : null,
       shortNames: shortNames.filter((n: unknown): n is string => typeof n === "string"),
       category,
-      addedIn: typeof addedIn === "string" ? Number(addedIn) : 0,
+      addedIn: typeof addedIn === "string" ? addedIn : "",
     });
   }
   return out;
 }
 
-function toCode(hex: string): string {
+/** The code Zulip keys an emoji by (get_emoji_code): lower-case hex code points joined by "-", U+FE0F removed. */
+export function emojiCode(hex: string): string {
   return hex
     .toLowerCase()
     .split("-")
@@ -87,54 +48,52 @@ function toCode(hex: string): string {
     .join("-");
 }
 
-function build(): { byName: Map<string, string>; byCode: Map<string, string> } {
-  const byName = new Map<string, string>();
-  const byCode = new Map<string, string>();
-  for (const [code, names] of Object.entries(zulipNames)) {
-    const canonical = names[0];
-    if (canonical !== undefined) byCode.set(code, canonical);
-    for (const name of names) byName.set(name, code);
+interface Tables {
+  byName: Map<string, string>;
+  byCode: Map<string, string[]>;
+}
+
+function build(): Tables {
+  const tables: Tables = { byName: new Map(), byCode: new Map() };
+  const add = (code: string, names: string[]): void => {
+    const fresh = names.filter((name) => name !== "" && !tables.byName.has(name));
+    if (fresh.length === 0 || tables.byCode.has(code)) return;
+    tables.byCode.set(code, fresh);
+    for (const name of fresh) tables.byName.set(name, code);
+  };
+  for (const line of zulipEmojiNames.split("\n")) {
+    const [code, ...names] = line.split(" ");
+    if (code !== undefined && code !== "") add(code, names);
   }
   for (const emoji of readDataset()) {
-    if (emoji.category === "Component" || emoji.addedIn > newestEmojiVersion) continue;
-    const code = toCode(emoji.nonQualified ?? emoji.unified);
-    // Zulip leaves out ZWJ sequences (families, professions) except a few.
-    if (code.includes("200d") && !(code in zulipNames)) continue;
-    for (const shortName of emoji.shortNames) {
-      const name = shortName.replace(/-/g, "_");
-      if (bannedNames.has(name) || byName.has(name)) continue;
-      byName.set(name, code);
-      if (!byCode.has(code)) byCode.set(code, name);
-    }
+    if (emoji.category === "Component" || emoji.addedIn !== datasetOnlyVersion) continue;
+    add(emojiCode(emoji.unified), emoji.shortNames.map((name) => name.replace(/-/g, "_")));
   }
-  return { byName, byCode };
+  return tables;
 }
 
 // Built on first use: the dataset is large and many processes never look up an emoji.
-let built: ReturnType<typeof build> | undefined;
-function tables(): ReturnType<typeof build> {
+let built: Tables | undefined;
+function tables(): Tables {
   built ??= build();
   return built;
 }
 
-/** Looks up a unicode emoji by Zulip name. */
+/** Looks up a unicode emoji by Zulip name (canonical or alias). */
 export function emojiByName(name: string): EmojiEntry | undefined {
   const code = tables().byName.get(name);
   if (code === undefined) return undefined;
   return { code, name };
 }
 
-/** Looks up a unicode emoji by its code (hex code points, no U+FE0F). */
+/** Looks up a unicode emoji by its code (hex code points, no U+FE0F); the name is the canonical one. */
 export function emojiByCode(code: string): EmojiEntry | undefined {
-  const name = tables().byCode.get(code);
+  const name = tables().byCode.get(code)?.[0];
   if (name === undefined) return undefined;
   return { code, name };
 }
 
 /** Every unicode emoji's code with all its Zulip names, the canonical one first (emoji_api.json's code_to_names). */
 export function emojiCodeToNames(): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  // byName keeps insertion order, and each code's first name is the one byCode calls canonical.
-  for (const [name, code] of tables().byName) (out[code] ??= []).push(name);
-  return out;
+  return Object.fromEntries(tables().byCode);
 }

@@ -136,7 +136,7 @@ export const messageEndpoints = [
     path: "/messages/render",
     params: { content: str() },
     async handler({ ctx, user, params }) {
-      const rendered = await renderContent(ctx, ctx.db, user.realm_id, params.content);
+      const rendered = await renderContent(ctx, ctx.db, user.realm_id, params.content, user);
       return { rendered: rendered.html };
     },
   }),

@@ -4,38 +4,44 @@ import type { Lexer, Token } from "./lexer.js";
 import { pythonLexer } from "./python.js";
 import { texLexer } from "./tex.js";
 import { javascriptLexer, typescriptLexer } from "./javascript.js";
+import { pygmentsLanguages } from "./languages.js";
 
 export type { Lexer } from "./lexer.js";
 
 const lexers: Lexer[] = [pythonLexer, texLexer, javascriptLexer, typescriptLexer];
 
-// Languages we do not lex still get Pygments' name in data-code-language.
-const names: Record<string, string> = {
-  bash: "Bash", sh: "Bash", shell: "Bash", zsh: "Bash", c: "C", "c++": "C++", cpp: "C++",
-  "c#": "C#", csharp: "C#", css: "CSS", diff: "Diff", go: "Go", golang: "Go", html: "HTML",
-  java: "Java", json: "JSON", kotlin: "Kotlin", markdown: "Markdown", md: "Markdown",
-  php: "PHP", ruby: "Ruby", rb: "Ruby", rust: "Rust", rs: "Rust", scala: "Scala",
-  sql: "SQL", swift: "Swift", text: "Text only", yaml: "YAML", yml: "YAML", xml: "XML",
-  haskell: "Haskell", hs: "Haskell", perl: "Perl", lua: "Lua", r: "R", console: "Bash Session",
-};
+const languageNames = new Map<string, string>();
+for (const line of pygmentsLanguages.split("\n")) {
+  const bar = line.indexOf("|");
+  if (bar === -1) continue;
+  const name = line.slice(0, bar);
+  for (const alias of line.slice(bar + 1).split(" ")) languageNames.set(alias, name);
+}
 
-/** Pygments' display name for a language we recognise but do not lex. */
+/** Pygments' display name for a language name or alias (case-insensitive), if Pygments knows it. */
 export function languageName(lang: string): string | undefined {
-  return lexerFor(lang)?.name ?? names[lang.toLowerCase()];
+  return languageNames.get(lang.toLowerCase());
 }
 const byAlias = new Map<string, Lexer>();
 for (const lexer of lexers) for (const alias of lexer.aliases) byAlias.set(alias, lexer);
 
 /** The lexer for a fence's language, matched case-insensitively on its aliases. */
 export function lexerFor(lang: string): Lexer | undefined {
-  return byAlias.get(lang.toLowerCase());
+  const lexer = byAlias.get(lang.toLowerCase());
+  // Only where Pygments 2.18 would pick that same lexer (it knows no "tsx", for one).
+  return lexer !== undefined && languageName(lang) === lexer.name ? lexer : undefined;
 }
 
-/** A lexer guessed from a `#!interpreter` first line, as codehilite does. */
-export function lexerForShebang(firstLine: string): Lexer | undefined {
-  const m = /^#!(?:\S*\/)?(?:env\s+)?([\w#.+-]+)/.exec(firstLine);
-  if (!m) return undefined;
-  return lexerFor((m[1] ?? "").replace(/[\d.]+$/, ""));
+// codehilite's header line: two or more colons or "#!", an optional path, then the language.
+const headerRe = /^(?:::+|#!)(?:(?:\/\w+)*[/ ])?([\w#.+-]*)/;
+
+/**
+ * The language a code block without one names on its first line (`:::python`, `#!/usr/bin/python3`),
+ * as Zulip's codehilite reads it; the line itself stays in the code.
+ */
+export function headerLanguage(firstLine: string): string | undefined {
+  const lang = headerRe.exec(firstLine)?.[1]?.toLowerCase();
+  return lang === "" ? undefined : lang;
 }
 
 /** Highlights `code` into escaped HTML with `<span class="…">` tokens. */

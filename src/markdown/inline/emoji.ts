@@ -44,6 +44,8 @@ export const emojiPattern: InlinePattern = regexPattern(
   ":",
 );
 
+// Zulip's EMOTICON_CONVERSIONS (tools/setup/emoji/emoji_setup_utils.py), in its order: at one
+// position the first that matches wins, so "(:)" is "(:" then ")".
 const emoticons: Record<string, string> = {
   ":)": "smile",
   "(:": "smile",
@@ -52,12 +54,13 @@ const emoticons: Record<string, string> = {
   ":|": "neutral",
   ":/": "confused",
   ";)": "wink",
-  ":D": "big_smile",
+  ":D": "grinning",
   ":o": "open_mouth",
   ":O": "open_mouth",
   ":p": "stuck_out_tongue",
   ":P": "stuck_out_tongue",
 };
+// Zulip's terminal_symbols (zerver/lib/emoji.py): an emoticon stands between these or the text's ends.
 const terminal = String.raw`,.;?!()\[\] "'\n\t`;
 const emoticonRe = new RegExp(
   `(?<![^${terminal}])(${Object.keys(emoticons).map((e) => e.replace(/[()|/[\]]/g, "\\$&")).join("|")})(?![^${terminal}])`,

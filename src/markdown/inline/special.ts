@@ -21,7 +21,7 @@ export const texPattern: InlinePattern = regexPattern(
 );
 
 function renderTime(input: string, env: InlineEnv): string {
-  const iso = parseTimestamp(input);
+  const iso = parseTimestamp(input, env.ctx.now?.() ?? Date.now());
   if (iso === null) {
     const text = env.stash.put({ kind: "text", text: `Invalid time format: ${input}` });
     return env.stash.put({ kind: "element", tag: "span", attrs: [["class", "timestamp-error"]], children: text });
