@@ -1,3 +1,4 @@
+import path from "node:path";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
@@ -10,17 +11,23 @@ import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { API_PREFIX, registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
-import { keepUploadedFile } from "./http/uploads.js";
+import { keepUploadedFile, streamingBodies } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
+import { UrlSigner } from "./uploads/paths.js";
+import { LocalFileStore } from "./uploads/storage.js";
+import { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute } from "./routes/health.js";
+import { registerFileRoutes } from "./routes/uploads.js";
+import { runThumbnailJob } from "./actions/thumbnails.js";
+import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
 
 /** What tests and the server may substitute. */
@@ -56,6 +63,9 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     groups: new GroupCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues: new QueueRegistry(clock, log, options.events),
+    files: new LocalFileStore(path.join(config.dataDir, "uploads")),
+    thumbnails: new ThumbnailQueue(log),
+    urls: new UrlSigner(config.dataDir),
     limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
   };
 }
@@ -87,25 +97,32 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
   // hooks would otherwise run on every GET as well.
+  // Uploads read their multipart body themselves, after authentication, straight to storage.
+  const streaming = await streamingBodies(http);
   await http.register(async (withBodies) => {
     await withBodies.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
-    registerEndpoints({ plain: http, withBodies }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
+    registerEndpoints({ plain: http, withBodies, streaming }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
   });
   registerSignupRoutes(http, ctx);
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);
+  registerFileRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
   ctx.bus.subscribe((batch) => ctx.users.observe(batch));
   ctx.bus.subscribe((batch) => ctx.groups.observe(batch));
   ctx.queues.start(ctx.bus);
+  ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
+  // Images uploaded before a restart whose thumbnails were never made.
+  for (const image of await unthumbnailedImages(ctx.db)) ctx.thumbnails.enqueue(image.id);
   return {
     http,
     ctx,
     async close() {
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
+      await ctx.thumbnails.stop();
       saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
       await http.close();
       await flushPresence(ctx);

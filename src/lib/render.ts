@@ -6,6 +6,7 @@ import { realmEmojiOfRealm } from "../db/queries/realm-emoji.js";
 import { usersOfRealm } from "../db/queries/users.js";
 import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResult } from "../markdown/index.js";
 import { emojiUrl } from "./realm-emoji.js";
+import { uploadPreviews } from "./attachments.js";
 
 /** Rendered content plus the users a group mention reaches. */
 export interface Rendered extends RenderResult {
@@ -20,10 +21,17 @@ export interface Rendered extends RenderResult {
 export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string): Promise<Rendered> {
   const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
-  const renderCtx: RenderContext = customEmoji.size > 0 ? { ...base, realmEmoji: (name) => customEmoji.get(name) } : base;
+  let renderCtx: RenderContext = customEmoji.size > 0 ? { ...base, realmEmoji: (name) => customEmoji.get(name) } : base;
+  const uploads = content.includes("/user_uploads/") ? await uploadPreviews(db, realmId, uploadPathsIn(content)) : undefined;
+  if (uploads) renderCtx = { ...renderCtx, uploadPreview: (pathId) => uploads.get(pathId) };
   const result = renderMarkdown(content, renderCtx);
   const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);
   return { ...result, groupMemberIds };
+}
+
+/** Path ids that look like uploads in raw content (Zulip's pattern), to fetch their previews before rendering. */
+function uploadPathsIn(content: string): string[] {
+  return [...new Set([...content.matchAll(/\/user_uploads\/(\d+\/[/\p{L}\p{N}\p{M}_.-]+)/gu)].map((m) => m[1] ?? ""))];
 }
 
 type CustomEmoji = { id: string; name: string; url: string };

@@ -6,6 +6,14 @@ export interface MentionUser {
   fullName: string;
 }
 
+/** An uploaded image as its preview shows it; thumbnailUrl is null until the thumbnail exists. */
+export interface UploadPreview {
+  width: number;
+  height: number;
+  animated: boolean;
+  thumbnailUrl: string | null;
+}
+
 /** Synchronous look-ups into the organisation, supplied by the caller from memory. */
 export interface RenderContext {
   /** All active users with that full name (case-insensitive). */
@@ -14,6 +22,8 @@ export interface RenderContext {
   groupByName(name: string): { id: number; name: string } | undefined;
   channelByName(name: string): { id: number; name: string } | undefined;
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
+  /** The preview of an uploaded image, by path id; undefined for files that are not images. */
+  uploadPreview?(pathId: string): UploadPreview | undefined;
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */
   translateEmoticons?: boolean;
   realmUrl: string; // e.g. "http://127.0.0.1:9991"

@@ -18,6 +18,7 @@ import { messageFlagEndpoints } from "./message-flags.js";
 import { profileFieldEndpoints } from "./profile-fields.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { apiDescriptionEndpoint } from "./api-description.js";
+import { uploadEndpoints } from "./uploads.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...uploadEndpoints, apiDescriptionEndpoint(() => allEndpoints)];

@@ -8,6 +8,7 @@ import { m006SystemBots } from "./006-system-bots.js";
 import { m007MessageSearch } from "./007-message-search.js";
 import { m008RealmEmoji } from "./008-realm-emoji.js";
 import { m009SignupConfirmations } from "./009-signup-confirmations.js";
+import { m016Attachments } from "./016-attachments.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "007-message-search": m007MessageSearch,
   "008-realm-emoji": m008RealmEmoji,
   "009-signup-confirmations": m009SignupConfirmations,
+  "016-attachments": m016Attachments,
 };

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Insertable, type Selectable, type Updateable } from "kysely";
 import type { Db } from "../index.js";
+import { unlinkAttachments } from "./attachments.js";
 import type { MessageTable } from "../schema.js";
 
 /** A message row as stored. */
@@ -213,6 +214,7 @@ export async function setUserMessageFlags(db: Db, userId: number, messageId: num
 
 /** Deletes messages with their per-user rows and reactions. */
 export async function deleteMessages(db: Db, ids: readonly number[]): Promise<void> {
+  await unlinkAttachments(db, ids);
   await db.deleteFrom("reaction").where("message_id", "in", ids).execute();
   await db.deleteFrom("user_message").where("message_id", "in", ids).execute();
   await db.deleteFrom("message").where("id", "in", ids).execute();
