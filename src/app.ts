@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
   // hooks would otherwise run on every GET as well.
   // Uploads read their multipart body themselves, after authentication, straight to storage.
-  const streaming = await streamingBodies(http);
+  const { instance: streaming } = await streamingBodies(http);
   await http.register(async (withBodies) => {
     await withBodies.register(multipart, { attachFieldsToBody: "keyValues", onFile: keepUploadedFile, limits: { fileSize: 25 * 1024 * 1024 } });
     registerEndpoints({ plain: http, withBodies, streaming }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);

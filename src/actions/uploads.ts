@@ -18,7 +18,7 @@ import type { StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../http/errors.js";
-import { FILE_TOO_LARGE, type IncomingFile } from "../http/uploads.js";
+import type { IncomingFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess } from "../lib/attachments.js";
 import { realmProp } from "../lib/realm-props.js";
 import { IMAGE_BOMB_TOTAL_PIXELS, probeImage, type ImageFacts } from "../uploads/images.js";
@@ -74,16 +74,9 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
       yield chunk;
     }
   }
-  let size: number;
-  try {
-    size = await ctx.files.put(pathId, Readable.from(inspected(file.stream)));
-  } catch (error) {
-    if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === FILE_TOO_LARGE) {
-      throw badRequest(`Uploaded file is larger than the allowed limit of ${ctx.config.maxFileUploadSizeMib} MiB`);
-    }
-    throw error;
-  }
-  if (overQuota) {
+  // A file past the size limit ends early; receiveSingleFile reports it (and discards this one).
+  const size = await ctx.files.put(pathId, Readable.from(inspected(file.stream)));
+  if (overQuota && !file.stream.truncated) {
     await ctx.files.delete(pathId);
     throw quotaExceeded();
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import multipart, { type MultipartFile } from "@fastify/multipart";
+import multipart from "@fastify/multipart";
+import type { MultipartFile } from "@fastify/multipart";
 import { badRequest } from "./errors.js";
 
 /** A file sent in a multipart body, read into memory. */
@@ -35,7 +36,8 @@ function isUploadedFile(value: unknown): value is UploadedFile {
 export interface IncomingFile {
   filename: string;
   mimetype: string;
-  stream: NodeJS.ReadableStream & AsyncIterable<Buffer>;
+  /** `truncated` turns true when the file passed the size limit and the rest was dropped. */
+  stream: NodeJS.ReadableStream & AsyncIterable<Buffer> & { truncated: boolean };
 }
 
 /** The error @fastify/multipart raises when a file passes the size limit. */
@@ -65,9 +67,16 @@ export async function receiveSingleFile<T>(
         continue;
       }
       taken = { value: await take({ filename: part.filename, mimetype: part.mimetype, stream: part.file }) };
+      if (part.file.truncated) throw Object.assign(new Error("file too large"), { code: FILE_TOO_LARGE });
     }
   } catch (error) {
+    // The rest of the body is read and dropped, so the connection ends cleanly.
+    request.raw.unpipe();
+    request.raw.resume();
     if (taken) await undo(taken.value);
+    if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === FILE_TOO_LARGE) {
+      throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
+    }
     throw error;
   }
   if (!taken) throw badRequest("You must specify a file to upload");
@@ -83,7 +92,7 @@ export async function receiveSingleFile<T>(
  * parsed before the handler, so a caller is authenticated before a byte of a file is read. Any
  * other body is drained unread.
  */
-export async function streamingBodies(http: FastifyInstance): Promise<FastifyInstance> {
+export async function streamingBodies(http: FastifyInstance): Promise<{ instance: FastifyInstance }> {
   let child: FastifyInstance | undefined;
   await http.register(async (instance) => {
     instance.removeAllContentTypeParsers();
@@ -96,5 +105,6 @@ export async function streamingBodies(http: FastifyInstance): Promise<FastifyIns
     child = instance;
   });
   if (!child) throw new Error("the streaming context did not load");
-  return child;
+  // Wrapped: an instance is thenable, and a promise would adopt it instead of returning it.
+  return { instance: child };
 }
