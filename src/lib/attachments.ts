@@ -1,5 +1,5 @@
 import type { Db } from "../db/index.js";
-import { attachmentByPath, attachmentIdsOfMessages, messagesOfAttachments, setAttachmentPublicity, type AttachmentRow } from "../db/queries/attachments.js";
+import { attachmentByPath, attachmentIdsOfMessages, messagesOfAttachments, type AttachmentRow } from "../db/queries/attachments.js";
 import { imageAttachmentsByPaths, type ImageAttachmentRow } from "../db/queries/image-attachments.js";
 import type { UserRow } from "../db/queries/users.js";
 import { THUMBNAIL_FORMATS, formatName, type StoredThumbnail } from "../uploads/images.js";
@@ -36,7 +36,7 @@ export async function fileAccess(db: Db, user: UserRow, pathId: string): Promise
   if (!attachment) return { access: "missing" };
   if (attachment.owner_id === user.id) return { access: "allowed", attachment };
   if (attachment.realm_id !== user.realm_id) return { access: "forbidden", attachment };
-  const realmPublic = attachment.is_realm_public ?? (await refreshPublicity(db, attachment));
+  const realmPublic = attachment.is_realm_public === null ? await linkedFromPublicChannel(db, attachment) : attachment.is_realm_public === 1;
   if (realmPublic && user.role !== Role.GUEST) return { access: "allowed", attachment };
   const received = await db
     .selectFrom("attachment_message")
@@ -62,19 +62,18 @@ export async function fileAccess(db: Db, user: UserRow, pathId: string): Promise
   return { access: sharedHistory ? "allowed" : "forbidden", attachment };
 }
 
-/** Works out (and caches) whether any message linking the upload is in a public (or web-public) channel. */
-async function refreshPublicity(db: Db, attachment: AttachmentRow): Promise<boolean> {
-  const rows = await db
+/** Whether any message linking the upload is in a public channel (the cache being unknown). */
+async function linkedFromPublicChannel(db: Db, attachment: AttachmentRow): Promise<boolean> {
+  const row = await db
     .selectFrom("attachment_message")
     .innerJoin("message", "message.id", "attachment_message.message_id")
     .innerJoin("stream", "stream.id", "message.stream_id")
-    .select(["stream.invite_only", "stream.is_web_public"])
+    .select("message.id")
     .where("attachment_message.attachment_id", "=", attachment.id)
-    .execute();
-  const realmPublic = rows.some((r) => r.invite_only === 0);
-  const webPublic = rows.some((r) => r.invite_only === 0 && r.is_web_public === 1);
-  await setAttachmentPublicity(db, attachment.id, realmPublic, webPublic);
-  return realmPublic;
+    .where("stream.invite_only", "=", 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The ids of uploads linked from these messages (their publicity may change when the messages move). */

@@ -81,9 +81,11 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
     }
   };
   http.get(
-    "/user_uploads/temporary/:token/:filename",
+    // A wildcard, not two parameters: tokens are longer than the router's parameter limit.
+    "/user_uploads/temporary/*",
     guarded(async (request, reply) => {
-      const { token, filename } = request.params as Record<string, string | undefined>;
+      const [token, filename, ...rest] = ((request.params as Record<string, string | undefined>)["*"] ?? "").split("/");
+      if (rest.length > 0) return sendFileError(reply, 404);
       const pathId = ctx.urls.verify(token ?? "", ctx.clock.now());
       if (pathId === undefined) throw badRequest("Invalid token");
       if (pathId.split("/").pop() !== filename) throw badRequest("Invalid filename");

@@ -102,11 +102,6 @@ export async function attachmentIdsOfMessages(db: Db, messageIds: readonly numbe
   return rows.map((r) => r.attachment_id);
 }
 
-/** Stores the publicity worked out from an upload's messages. */
-export async function setAttachmentPublicity(db: Db, id: number, realmPublic: boolean, webPublic: boolean): Promise<void> {
-  await db.updateTable("attachment").set({ is_realm_public: realmPublic ? 1 : 0, is_web_public: webPublic ? 1 : 0 }).where("id", "=", id).execute();
-}
-
 /** Deletes an upload's row, its message links and its image facts. */
 export async function deleteAttachment(db: Db, attachment: AttachmentRow): Promise<void> {
   await db.deleteFrom("attachment_message").where("attachment_id", "=", attachment.id).execute();
