@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import sharp from "sharp";
 import type { Response, UploadFile } from "../harness/client.js";
 import type { FixtureName, TestServer } from "../harness/server.js";
@@ -38,4 +39,30 @@ export async function download(server: TestServer, who: FixtureName | undefined,
 /** The path id of an upload URL. */
 export function pathIdOf(url: string): string {
   return url.replace(/^\/user_uploads\//, "");
+}
+
+/** An animated GIF of `frames` frames, made for the test. */
+export function makeGif(width: number, height: number, frames: number): Promise<Buffer> {
+  const pages = Array.from({ length: frames }, (_, i) => sharp({ create: { width, height, channels: 3, background: { r: 40 * i, g: 100, b: 200 - 40 * i } } }).png().toBuffer());
+  return Promise.all(pages).then((pngs) => sharp(pngs, { join: { animated: true } }).gif({ delay: 100 }).toBuffer());
+}
+
+/**
+ * A PNG whose header claims `width`×`height` pixels with almost no data behind it: a
+ * decompression bomb's shape, cheap to make. Nothing may try to decode it.
+ */
+export function bombPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(Buffer.alloc(64))), chunk("IEND", Buffer.alloc(0))]);
 }
