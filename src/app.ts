@@ -26,6 +26,7 @@ import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute } from "./routes/health.js";
 import { registerFileRoutes } from "./routes/uploads.js";
+import { registerAvatarRoutes } from "./routes/avatars.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);
   registerFileRoutes(http, ctx);
+  registerAvatarRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);

@@ -19,6 +19,7 @@ import { profileFieldEndpoints } from "./profile-fields.js";
 import { realmEmojiEndpoints } from "./realm-emoji.js";
 import { apiDescriptionEndpoint } from "./api-description.js";
 import { uploadEndpoints } from "./uploads.js";
+import { avatarEndpoints } from "./avatars.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...uploadEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...uploadEndpoints, ...avatarEndpoints, apiDescriptionEndpoint(() => allEndpoints)];

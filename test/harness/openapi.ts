@@ -65,6 +65,8 @@ const COMMON_ERRORS: readonly [string, string] = ["/rest-error-handling", "post"
 const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   // Zulip serves these but leaves them out of its OpenAPI document.
   "POST /users/me/api_key/regenerate",
+  "POST /users/me/avatar",
+  "DELETE /users/me/avatar",
 ];
 
 /**
