@@ -5,7 +5,7 @@ import { messagesByIds, updateMessage, userMessagesOf } from "../db/queries/mess
 import { flagList } from "../lib/flags.js";
 import { storedThumbnails, uploadPreview } from "../lib/attachments.js";
 import { replacePlaceholders } from "../markdown/previews.js";
-import { checkImage, formatName, formatsFor, makeThumbnail, type StoredThumbnail } from "../uploads/images.js";
+import { checkImage, formatName, formatsFor, makeThumbnails, type StoredThumbnail } from "../uploads/images.js";
 
 /**
  * The thumbnail queue's work for one image: makes every missing format from the original, off
@@ -21,8 +21,7 @@ export async function runThumbnailJob(ctx: AppContext, imageId: number): Promise
     const facts = await checkImage(original);
     const missing = formatsFor(facts.frames).filter((f) => !made.some((m) => formatName({ maxWidth: m.max_width, maxHeight: m.max_height, animated: m.animated, extension: m.extension }) === formatName(f)));
     thumbnails = [...made];
-    for (const format of missing) {
-      const { data, stored } = await makeThumbnail(original, format);
+    for (const { format, data, stored } of await makeThumbnails(original, missing)) {
       await ctx.files.put(`thumbnail/${image.path_id}/${formatName(format)}`, Readable.from([data]));
       thumbnails.push(stored);
     }

@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { Transform } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import {
@@ -59,23 +59,26 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
   const room = quota === null ? Infinity : quota - (await realmUploadSpaceUsed(ctx.db, user.realm_id));
   const head: Buffer[] = [];
   let headSize = 0;
+  let total = 0;
   let overQuota = false;
-  async function* inspected(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-    let total = 0;
-    for await (const chunk of source) {
+  // Counts and keeps the first bytes on the way to storage; past the quota the rest is read (the
+  // size limit is reported first) but not kept.
+  const inspect = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
       total += chunk.length;
-      // Past the quota the rest is read (the size limit is reported first) but not kept.
       if (total > room) overQuota = true;
-      if (overQuota) continue;
+      if (overQuota) return done();
       if (headSize < HEAD_BYTES) {
         head.push(chunk);
         headSize += chunk.length;
       }
-      yield chunk;
-    }
-  }
+      done(null, chunk);
+    },
+  });
+  file.stream.on("error", (error: Error) => inspect.destroy(error));
+  file.stream.pipe(inspect);
   // A file past the size limit ends early; receiveSingleFile reports it (and discards this one).
-  const size = await ctx.files.put(pathId, Readable.from(inspected(file.stream)));
+  const size = await ctx.files.put(pathId, inspect);
   if (overQuota && !file.stream.truncated) {
     await ctx.files.delete(pathId);
     throw quotaExceeded();

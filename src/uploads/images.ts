@@ -140,6 +140,25 @@ export function formatsFor(frames: number): ThumbnailFormat[] {
 }
 
 /**
+ * Makes the thumbnails of one image, largest box first: each still format is scaled from the
+ * largest still one's pixels rather than from the original, so a big photo is decoded once (with
+ * shrink-on-load) instead of once per format.
+ */
+export async function makeThumbnails(bytes: Buffer, formats: readonly ThumbnailFormat[]): Promise<{ format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[]> {
+  const out: { format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[] = [];
+  const stills = formats.filter((f) => !f.animated);
+  const largest = stills.reduce<ThumbnailFormat | undefined>((a, b) => (a && a.maxWidth * a.maxHeight >= b.maxWidth * b.maxHeight ? a : b), undefined);
+  const source = largest
+    ? await sharp(bytes, LOAD).resize(largest.maxWidth, largest.maxHeight, { fit: "inside", withoutEnlargement: true }).png({ compressionLevel: 0 }).toBuffer()
+    : undefined;
+  for (const format of formats) {
+    const input = !format.animated && source ? source : bytes;
+    out.push({ format, ...(await makeThumbnail(input, format)) });
+  }
+  return out;
+}
+
+/**
  * Makes one thumbnail: scaled down (never up) to fit the format's box, all frames kept for an
  * animated format, the first frame only otherwise.
  */
