@@ -5,7 +5,7 @@
  * p99 while 50 large images are thumbnailed, against the same when idle (target ≤ 2×).
  * The upload clients run in a child process, so the RSS measured is the server's alone.
  *
- *   npx vite-node bench/uploads.ts          (ROOKERY_BENCH_SHORT=1 for a quick run)
+ *   npx vite-node bench/uploads.ts          (ROOKERY_BENCH_SHORT=1 for a quick run; BENCH_CLIENTS=n to change the 10 clients)
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,7 +27,7 @@ runUnderServerFlags(import.meta.filename);
 
 const SHORT = process.env.ROOKERY_BENCH_SHORT === "1";
 const FILES = SHORT ? 20 : 100;
-const CLIENTS = 10;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const FILE_BYTES = 5 * 1000 * 1000;
 const IMAGES = SHORT ? 10 : 50;
 const LATENCY_SECONDS = SHORT ? 3 : 10;
@@ -99,23 +99,36 @@ async function main(): Promise<void> {
     return { ok: true };
   });
   const bareUrl = await bare.listen({ host: "127.0.0.1", port: 0 });
-  // Twice, keeping the faster: the first run also warms the disk and the client.
-  const runs = [await runClients(`${bareUrl}/upload`, "", boundary, bodyFile), await runClients(`${bareUrl}/upload`, "", boundary, bodyFile)];
-  const baseline = runs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
-  await bare.close();
-  fs.rmSync(bareDir, { recursive: true, force: true });
 
   const config = { ...loadConfig({}), dataDir, databaseUrl: `sqlite:${path.join(dataDir, "bench.sqlite3")}`, logLevel: "warn", rateLimitPerMinute: 0 };
   const app = await buildApp(config, { logger: pino({ level: "warn" }) });
   const { owner } = await createRealm(app.ctx, { name: "Bench", stringId: "", ownerEmail: "owner@zulip.com", ownerName: "Owner", password: "bench-password" });
   const base = await app.http.listen({ host: "127.0.0.1", port: 0 });
   const authorization = "Basic " + Buffer.from(`${owner.delivery_email}:${owner.api_key}`).toString("base64");
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  const stopRss = rssPeak();
-  const rookery = await runClients(`${base}/api/v1/user_uploads`, authorization, boundary, bodyFile);
-  const rssGrowth = (stopRss() - rssBefore) / 1e6;
-  if (baseline.failures + rookery.failures > 0) throw new Error(`${baseline.failures + rookery.failures} uploads failed`);
+
+  // Alternating rounds, keeping each side's fastest: the machine's other load falls on both alike.
+  const bareRuns: ClientRun[] = [];
+  const rookeryRuns: ClientRun[] = [];
+  let rssGrowth = 0;
+  let bareGrowth = 0;
+  for (let round = 0; round < 2; round++) {
+    const bareBefore = process.memoryUsage().rss;
+    const stopBareRss = rssPeak();
+    bareRuns.push(await runClients(`${bareUrl}/upload`, "", boundary, bodyFile));
+    bareGrowth = Math.max(bareGrowth, (stopBareRss() - bareBefore) / 1e6);
+    fs.rmSync(bareDir, { recursive: true, force: true });
+    fs.mkdirSync(bareDir);
+    const rssBefore = process.memoryUsage().rss;
+    const stopRss = rssPeak();
+    rookeryRuns.push(await runClients(`${base}/api/v1/user_uploads`, authorization, boundary, bodyFile));
+    rssGrowth = Math.max(rssGrowth, (stopRss() - rssBefore) / 1e6);
+    fs.rmSync(path.join(dataDir, "uploads"), { recursive: true, force: true });
+  }
+  await bare.close();
+  const fastest = (runs: ClientRun[]) => runs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
+  const baseline = fastest(bareRuns);
+  const rookery = fastest(rookeryRuns);
+  if ([...bareRuns, ...rookeryRuns].some((run) => run.failures > 0)) throw new Error("some uploads failed");
 
   // GET /users/me while images are thumbnailed, against idle.
   const latency = async () => {
@@ -144,7 +157,7 @@ async function main(): Promise<void> {
 
   const rate = (run: ClientRun) => megabytes / run.seconds;
   console.log(`POST /user_uploads, ${FILES} files of 5 MB from ${CLIENTS} clients: ${rate(rookery).toFixed(0)} MB/s; bare Fastify to disk ${rate(baseline).toFixed(0)} MB/s; ratio ${(rate(rookery) / rate(baseline)).toFixed(2)} (target ≥ 0.7)`);
-  console.log(`server RSS growth while uploading: ${rssGrowth.toFixed(1)} MB (target ≤ 30 MB)`);
+  console.log(`server RSS growth while uploading (largest of the two rounds): ${rssGrowth.toFixed(1)} MB (target ≤ 30 MB); the bare handler's, measured the same way: ${bareGrowth.toFixed(1)} MB`);
   console.log(`GET /users/me p99: idle ${idle} ms, while ${queued} images of 4000×3000 are thumbnailed ${busy} ms (${leftAfter} still queued at the end; all done in ${thumbnailSeconds.toFixed(1)} s); ratio ${(busy / Math.max(idle, 1)).toFixed(2)} (target ≤ 2)`);
 }
 

@@ -17,7 +17,7 @@ export async function runThumbnailJob(ctx: AppContext, imageId: number): Promise
   const made = storedThumbnails(image);
   let thumbnails: StoredThumbnail[] | undefined;
   try {
-    const original = await readAll(ctx, image.path_id);
+    const original = ctx.files.localPath?.(image.path_id) ?? (await readAll(ctx, image.path_id));
     const facts = await checkImage(original);
     const missing = formatsFor(facts.frames).filter((f) => !made.some((m) => formatName({ maxWidth: m.max_width, maxHeight: m.max_height, animated: m.animated, extension: m.extension }) === formatName(f)));
     thumbnails = [...made];

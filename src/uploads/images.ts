@@ -32,6 +32,9 @@ export function badImage(msg: string): ApiError {
   return new ApiError(msg, "BAD_IMAGE", 400);
 }
 
+// No operation cache (as Zulip sets libvips): each image is read once, and a cache only holds memory.
+sharp.cache(false);
+
 // Every decode goes through these: no pixel data beyond the bomb limit, no untrusted loaders.
 const LOAD = { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, failOn: "error" } as const;
 
@@ -39,7 +42,7 @@ const LOAD = { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, failOn: "error" } as c
  * The type, size and frame count of an image, read from its header (the first bytes of a file
  * are enough), or undefined when the bytes are not an image sharp decodes. Not a decode: cheap.
  */
-export async function probeImage(bytes: Buffer): Promise<ImageFacts | undefined> {
+export async function probeImage(bytes: Buffer | string): Promise<ImageFacts | undefined> {
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { ...LOAD, limitInputPixels: false }).metadata();
@@ -53,7 +56,7 @@ export async function probeImage(bytes: Buffer): Promise<ImageFacts | undefined>
 }
 
 /** Zulip's libvips_check_image: refuses what does not decode and images over the pixel limit. */
-export async function checkImage(bytes: Buffer): Promise<ImageFacts> {
+export async function checkImage(bytes: Buffer | string): Promise<ImageFacts> {
   const facts = await probeImage(bytes);
   if (!facts) throw badImage("Could not decode image; did you upload an image file?");
   if (facts.width * facts.height * facts.frames > IMAGE_BOMB_TOTAL_PIXELS) throw badImage("Image size exceeds limit.");
@@ -144,16 +147,20 @@ export function formatsFor(frames: number): ThumbnailFormat[] {
  * largest still one's pixels rather than from the original, so a big photo is decoded once (with
  * shrink-on-load) instead of once per format.
  */
-export async function makeThumbnails(bytes: Buffer, formats: readonly ThumbnailFormat[]): Promise<{ format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[]> {
+export async function makeThumbnails(input: Buffer | string, formats: readonly ThumbnailFormat[]): Promise<{ format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[]> {
   const out: { format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[] = [];
   const stills = formats.filter((f) => !f.animated);
   const largest = stills.reduce<ThumbnailFormat | undefined>((a, b) => (a && a.maxWidth * a.maxHeight >= b.maxWidth * b.maxHeight ? a : b), undefined);
-  const source = largest
-    ? await sharp(bytes, LOAD).resize(largest.maxWidth, largest.maxHeight, { fit: "inside", withoutEnlargement: true }).png({ compressionLevel: 0 }).toBuffer()
+  // The largest still box's pixels, decoded once and kept raw (no encode and decode between formats).
+  const pixels = largest
+    ? await sharp(input, LOAD).resize(largest.maxWidth, largest.maxHeight, { fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true })
     : undefined;
   for (const format of formats) {
-    const input = !format.animated && source ? source : bytes;
-    out.push({ format, ...(await makeThumbnail(input, format)) });
+    const image =
+      !format.animated && pixels
+        ? sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } })
+        : sharp(input, { ...LOAD, animated: format.animated });
+    out.push({ format, ...(await makeThumbnail(image, format)) });
   }
   return out;
 }
@@ -162,8 +169,8 @@ export async function makeThumbnails(bytes: Buffer, formats: readonly ThumbnailF
  * Makes one thumbnail: scaled down (never up) to fit the format's box, all frames kept for an
  * animated format, the first frame only otherwise.
  */
-export async function makeThumbnail(bytes: Buffer, format: ThumbnailFormat): Promise<{ data: Buffer; stored: StoredThumbnail }> {
-  const image = sharp(bytes, { ...LOAD, animated: format.animated }).resize(format.maxWidth, format.maxHeight, { fit: "inside", withoutEnlargement: true });
+async function makeThumbnail(source: Sharp, format: ThumbnailFormat): Promise<{ data: Buffer; stored: StoredThumbnail }> {
+  const image = source.resize(format.maxWidth, format.maxHeight, { fit: "inside", withoutEnlargement: true });
   const encoded = format.extension === "jpg" ? image.flatten({ background: "#ffffff" }).jpeg({ quality: 80 }) : image.webp({ quality: 80 });
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
   const height = info.pageHeight ?? info.height;

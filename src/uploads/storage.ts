@@ -27,6 +27,11 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** Removes every file whose key starts with `prefix` (which ends with "/"). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * The file's path on this machine's disk, when the store keeps files there: image work then
+   * reads it directly (in libvips' threads) instead of through a buffer in JavaScript.
+   */
+  localPath?(key: string): string;
 }
 
 /** Files on local disk under one root directory (the data directory's `uploads/`). */
@@ -78,6 +83,10 @@ export class LocalFileStore implements FileStore {
   async deletePrefix(prefix: string): Promise<void> {
     if (!prefix.endsWith("/")) throw new Error(`not a key prefix: ${prefix}`);
     await fs.rm(this.pathOf(prefix.slice(0, -1)), { recursive: true, force: true });
+  }
+
+  localPath(key: string): string {
+    return this.pathOf(key);
   }
 
   /** The key's file under the root; a key that would leave the root is refused. */
