@@ -9,7 +9,6 @@ import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../http/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
 import { pathInt } from "../http/params.js";
-import { sendError } from "../http/router.js";
 import { receiveSingleFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess, storedThumbnails } from "../lib/attachments.js";
 import { formatName, parseFormatName } from "../uploads/images.js";
@@ -73,28 +72,21 @@ export const uploadEndpoints = [
  * /user_uploads/thumbnail/, and credential-free temporary URLs (about a minute).
  */
 export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void {
-  const guarded = (serve: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    try {
-      await serve(request, reply);
-    } catch (error) {
-      sendError(error, request, reply, ctx.log);
-    }
-  };
   http.get(
     // A wildcard, not two parameters: tokens are longer than the router's parameter limit.
     "/user_uploads/temporary/*",
-    guarded(async (request, reply) => {
+    async (request: FastifyRequest, reply: FastifyReply) => {
       const [token, filename, ...rest] = ((request.params as Record<string, string | undefined>)["*"] ?? "").split("/");
       if (rest.length > 0) return sendFileError(reply, 404);
       const pathId = ctx.urls.verify(token ?? "", ctx.clock.now());
       if (pathId === undefined) throw badRequest("Invalid token");
       if (pathId.split("/").pop() !== filename) throw badRequest("Invalid filename");
       return serveOriginal(ctx, request, reply, pathId);
-    }),
+    },
   );
   http.get(
     "/user_uploads/thumbnail/*",
-    guarded(async (request, reply) => {
+    async (request: FastifyRequest, reply: FastifyReply) => {
       const user = await caller(ctx, request);
       const rest = (request.params as Record<string, string | undefined>)["*"] ?? "";
       const cut = rest.lastIndexOf("/");
@@ -113,18 +105,18 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
       if (!closest) return sendFileError(reply, 404);
       const name = formatName({ maxWidth: closest.max_width, maxHeight: closest.max_height, animated: closest.animated, extension: closest.extension });
       return sendStoredFile(request, reply, ctx.files, { key: `thumbnail/${pathId}/${name}`, contentType: closest.content_type, inline: true, filename: name });
-    }),
+    },
   );
   http.get(
     "/user_uploads/:realm_id/*",
-    guarded(async (request, reply) => {
+    async (request: FastifyRequest, reply: FastifyReply) => {
       const user = await caller(ctx, request);
       const params = request.params as Record<string, string | undefined>;
       const pathId = `${params.realm_id ?? ""}/${params["*"] ?? ""}`;
       const access = isPathId(pathId) ? (user ? (await fileAccess(ctx.db, user, pathId)).access : await anonymousAccess(ctx, pathId)) : "missing";
       if (access !== "allowed") return sendFileError(reply, access === "missing" ? 404 : 403);
       return serveOriginal(ctx, request, reply, pathId);
-    }),
+    },
   );
 }
 
