@@ -126,7 +126,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       ctx.queues.stop();
       await ctx.thumbnails.stop();
       saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
-      await http.close();
+      // A connection still sending its last answer (a file streaming out) is not idle when closing
+      // starts; it is closed as soon as it is, not after the 72 s keep-alive.
+      const sweep = setInterval(() => http.server.closeIdleConnections(), 50);
+      try {
+        await http.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await flushPresence(ctx);
       await store.close();
     },

@@ -19,7 +19,10 @@ const ACTIVE_TYPES = /^(?:text\/html|application\/xhtml\+xml|image\/svg\+xml|tex
  */
 export async function sendStoredFile(request: FastifyRequest, reply: FastifyReply, files: FileStore, offer: FileOffer): Promise<void> {
   const size = await files.size(offer.key);
-  if (size === undefined) return sendFileError(reply, 404);
+  if (size === undefined) {
+    sendFileError(reply, 404);
+    return;
+  }
   const type = offer.inline || !ACTIVE_TYPES.test(offer.contentType) ? offer.contentType : "application/octet-stream";
   reply
     .header("Content-Type", type)
@@ -30,21 +33,19 @@ export async function sendStoredFile(request: FastifyRequest, reply: FastifyRepl
   if (!offer.inline) reply.header("Content-Security-Policy", "default-src 'none'; sandbox");
   const wanted = request.headers.range;
   const range = wanted === undefined ? undefined : parseRange(wanted, size);
+  // Nothing here returns the reply: a reply is thenable, and an async function would wait on it.
   if (range === "unsatisfiable") {
-    return reply.code(416).header("Content-Range", `bytes */${size}`).type("text/plain").send("");
+    reply.code(416).header("Content-Range", `bytes */${size}`).type("text/plain").send("");
+    return;
   }
-  if (range && size > 0) {
-    const stream = await files.get(offer.key, range);
-    if (!stream) return sendFileError(reply, 404);
-    return reply
-      .code(206)
-      .header("Content-Range", `bytes ${range.start}-${range.end}/${size}`)
-      .header("Content-Length", String(range.end - range.start + 1))
-      .send(stream);
+  const partial = range !== undefined && size > 0;
+  const stream = await files.get(offer.key, partial ? range : undefined);
+  if (!stream) {
+    sendFileError(reply, 404);
+    return;
   }
-  const stream = await files.get(offer.key);
-  if (!stream) return sendFileError(reply, 404);
-  return reply.header("Content-Length", String(size)).send(stream);
+  if (partial) reply.code(206).header("Content-Range", `bytes ${range.start}-${range.end}/${size}`);
+  reply.header("Content-Length", String(partial ? range.end - range.start + 1 : size)).send(stream);
 }
 
 /** Zulip's HTML answers for a file that is not there (404) or not yours (403). */

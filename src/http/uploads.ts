@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import multipart from "@fastify/multipart";
 import type { MultipartFile } from "@fastify/multipart";
 import { badRequest } from "./errors.js";
@@ -51,6 +51,7 @@ export const FILE_TOO_LARGE = "FST_REQ_FILE_TOO_LARGE";
  */
 export async function receiveSingleFile<T>(
   request: FastifyRequest,
+  reply: FastifyReply,
   maxBytes: number,
   take: (file: IncomingFile) => Promise<T>,
   undo: (taken: T) => Promise<void>,
@@ -70,7 +71,9 @@ export async function receiveSingleFile<T>(
       if (part.file.truncated) throw Object.assign(new Error("file too large"), { code: FILE_TOO_LARGE });
     }
   } catch (error) {
-    // The rest of the body is read and dropped, so the connection ends cleanly.
+    // The rest of the body is dropped, and the connection closes after the answer: it is never
+    // left waiting on a body nobody reads.
+    reply.header("Connection", "close");
     request.raw.unpipe();
     request.raw.resume();
     if (taken) await undo(taken.value);
@@ -79,6 +82,9 @@ export async function receiveSingleFile<T>(
     }
     throw error;
   }
+  // Whatever followed the last part (the closing boundary may arrive after the parser finished)
+  // is read and dropped: a request left unread keeps its connection busy for good.
+  request.raw.resume();
   if (!taken) throw badRequest("You must specify a file to upload");
   if (extra) {
     await undo(taken.value);

@@ -24,9 +24,9 @@ export const uploadEndpoints = [
     path: "/user_uploads",
     streamsBody: true,
     params: {},
-    async handler({ ctx, user, request }) {
+    async handler({ ctx, user, request, reply }) {
       const maxBytes = ctx.config.maxFileUploadSizeMib * 1024 * 1024;
-      const staged = await receiveSingleFile(request, maxBytes, (file) => stageUpload(ctx, user, file), (done) => discardUpload(ctx, done));
+      const staged = await receiveSingleFile(request, reply, maxBytes, (file) => stageUpload(ctx, user, file), (done) => discardUpload(ctx, done));
       const url = await checkRecordUpload(ctx, user, staged);
       return { uri: url, url };
     },
@@ -75,18 +75,19 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
   http.get(
     // A wildcard, not two parameters: tokens are longer than the router's parameter limit.
     "/user_uploads/temporary/*",
-    async (request: FastifyRequest, reply: FastifyReply) => {
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const [token, filename, ...rest] = ((request.params as Record<string, string | undefined>)["*"] ?? "").split("/");
       if (rest.length > 0) return sendFileError(reply, 404);
       const pathId = ctx.urls.verify(token ?? "", ctx.clock.now());
       if (pathId === undefined) throw badRequest("Invalid token");
       if (pathId.split("/").pop() !== filename) throw badRequest("Invalid filename");
-      return serveOriginal(ctx, request, reply, pathId);
+      await serveOriginal(ctx, request, reply, pathId);
+      return reply;
     },
   );
   http.get(
     "/user_uploads/thumbnail/*",
-    async (request: FastifyRequest, reply: FastifyReply) => {
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const user = await caller(ctx, request);
       const rest = (request.params as Record<string, string | undefined>)["*"] ?? "";
       const cut = rest.lastIndexOf("/");
@@ -104,18 +105,20 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
       }
       if (!closest) return sendFileError(reply, 404);
       const name = formatName({ maxWidth: closest.max_width, maxHeight: closest.max_height, animated: closest.animated, extension: closest.extension });
-      return sendStoredFile(request, reply, ctx.files, { key: `thumbnail/${pathId}/${name}`, contentType: closest.content_type, inline: true, filename: name });
+      await sendStoredFile(request, reply, ctx.files, { key: `thumbnail/${pathId}/${name}`, contentType: closest.content_type, inline: true, filename: name });
+      return reply;
     },
   );
   http.get(
     "/user_uploads/:realm_id/*",
-    async (request: FastifyRequest, reply: FastifyReply) => {
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const user = await caller(ctx, request);
       const params = request.params as Record<string, string | undefined>;
       const pathId = `${params.realm_id ?? ""}/${params["*"] ?? ""}`;
       const access = isPathId(pathId) ? (user ? (await fileAccess(ctx.db, user, pathId)).access : await anonymousAccess(ctx, pathId)) : "missing";
       if (access !== "allowed") return sendFileError(reply, access === "missing" ? 404 : 403);
-      return serveOriginal(ctx, request, reply, pathId);
+      await serveOriginal(ctx, request, reply, pathId);
+      return reply;
     },
   );
 }
@@ -134,10 +137,13 @@ async function anonymousAccess(ctx: AppContext, pathId: string): Promise<"missin
   return found ? "forbidden" : "missing";
 }
 
-async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string): Promise<unknown> {
+async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string): Promise<void> {
   const attachment = await ctx.db.selectFrom("attachment").select(["content_type", "realm_id"]).where("path_id", "=", pathId).executeTakeFirst();
-  if (!attachment) return sendFileError(reply, 404);
+  if (!attachment) {
+    sendFileError(reply, 404);
+    return;
+  }
   const [image] = await imageAttachmentsByPaths(ctx.db, attachment.realm_id, [pathId]);
   const inline = image !== undefined && INLINE_IMAGE_TYPES.has(attachment.content_type);
-  return sendStoredFile(request, reply, ctx.files, { key: pathId, contentType: attachment.content_type, inline, filename: pathId.split("/").pop() ?? "" });
+  await sendStoredFile(request, reply, ctx.files, { key: pathId, contentType: attachment.content_type, inline, filename: pathId.split("/").pop() ?? "" });
 }

@@ -1,4 +1,4 @@
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -55,12 +55,8 @@ export class LocalFileStore implements FileStore {
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
     const file = this.pathOf(key);
-    try {
-      const handle = await fs.open(file, "r");
-      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
-    } catch {
-      return undefined;
-    }
+    if ((await this.size(key)) === undefined) return undefined;
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
   }
 
   async size(key: string): Promise<number | undefined> {
