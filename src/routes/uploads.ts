@@ -109,18 +109,18 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
       return reply;
     },
   );
-  http.get(
-    "/user_uploads/:realm_id/*",
-    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  // /user_uploads/download/… offers the same file as a download, whatever its type.
+  for (const [url, download] of [["/user_uploads/download/:realm_id/*", true], ["/user_uploads/:realm_id/*", false]] as const) {
+    http.get(url, async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const user = await caller(ctx, request);
       const params = request.params as Record<string, string | undefined>;
       const pathId = `${params.realm_id ?? ""}/${params["*"] ?? ""}`;
       const access = isPathId(pathId) ? (user ? (await fileAccess(ctx.db, user, pathId)).access : await anonymousAccess(ctx, pathId)) : "missing";
       if (access !== "allowed") return sendFileError(reply, access === "missing" ? 404 : 403);
-      await serveOriginal(ctx, request, reply, pathId);
+      await serveOriginal(ctx, request, reply, pathId, download);
       return reply;
-    },
-  );
+    });
+  }
 }
 
 /** The caller of a file download: HTTP Basic, else `api_key`, else nobody. */
@@ -137,13 +137,13 @@ async function anonymousAccess(ctx: AppContext, pathId: string): Promise<"missin
   return found ? "forbidden" : "missing";
 }
 
-async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string): Promise<void> {
+async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string, download = false): Promise<void> {
   const attachment = await ctx.db.selectFrom("attachment").select(["content_type", "realm_id"]).where("path_id", "=", pathId).executeTakeFirst();
   if (!attachment) {
     sendFileError(reply, 404);
     return;
   }
   const [image] = await imageAttachmentsByPaths(ctx.db, attachment.realm_id, [pathId]);
-  const inline = image !== undefined && INLINE_IMAGE_TYPES.has(attachment.content_type);
+  const inline = !download && image !== undefined && INLINE_IMAGE_TYPES.has(attachment.content_type);
   await sendStoredFile(request, reply, ctx.files, { key: pathId, contentType: attachment.content_type, inline, filename: pathId.split("/").pop() ?? "" });
 }

@@ -97,6 +97,8 @@ describe("POST /user_uploads", () => {
     expect(got.headers.get("content-disposition")).toBe('inline; filename="pic.png"');
     expect(got.headers.get("cache-control")).toBe("private, immutable");
     expect(got.body.equals(png)).toBe(true);
+    const forced = await download(server, "hamlet", url.replace("/user_uploads/", "/user_uploads/download/"));
+    expect([forced.status, forced.headers.get("content-disposition")]).toEqual([200, 'attachment; filename="pic.png"']);
     const fake = await uploaded(server, "hamlet", file("fake.png", Buffer.from("not a png"), "image/png"));
     expect((await download(server, "hamlet", fake)).headers.get("content-disposition")).toBe('attachment; filename="fake.png"');
   });
