@@ -91,6 +91,22 @@ describe("who may download an upload", () => {
   });
 });
 
+describe("editing a message", () => {
+  it("claims the uploads the new content links and lets go of those it no longer does", async () => {
+    const url = await uploaded(server, "othello", text("edited.txt"));
+    const id = await sendStream(server, "othello", "Verona", "edits", "nothing yet");
+    expect((await download(server, "cordelia", url)).status).toBe(403);
+    expect((await server.as("othello").patch(`/messages/${id}`, { content: `now [edited.txt](${url})` })).status).toBe(200);
+    expect((await download(server, "cordelia", url)).status).toBe(200);
+    const linked = async () => ((await server.as("othello").get("/attachments")).body.attachments as { path_id: string; messages: { id: number }[] }[]).find((a) => a.path_id === pathIdOf(url))?.messages;
+    expect(await linked()).toEqual([{ id, date_sent: server.clock.now() }]);
+    expect((await server.as("othello").get("/messages", { anchor: id, num_before: 0, num_after: 0, narrow: [{ operator: "has", operand: "attachment" }] })).body.messages.map((m: { id: number }) => m.id)).toEqual([id]);
+    expect((await server.as("othello").patch(`/messages/${id}`, { content: "gone again" })).status).toBe(200);
+    expect(await linked()).toEqual([]);
+    expect((await download(server, "cordelia", url)).status).toBe(403);
+  });
+});
+
 describe("GET /api/v1/user_uploads/{realm_id}/{path}", () => {
   it("gives a temporary URL that works without credentials for about a minute", async () => {
     const url = await uploaded(server, "hamlet", text("temp.txt"));
