@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
-import { imageAttachmentById, messageIdsLinkingPath, setThumbnailMetadata, type ImageAttachmentRow } from "../db/queries/image-attachments.js";
+import { deleteImageAttachment, imageAttachmentById, messageIdsLinkingPath, setThumbnailMetadata, type ImageAttachmentRow } from "../db/queries/image-attachments.js";
 import { messagesByIds, updateMessage, userMessagesOf } from "../db/queries/messages.js";
 import { flagList } from "../lib/flags.js";
 import { storedThumbnails, uploadPreview } from "../lib/attachments.js";
@@ -48,7 +48,7 @@ async function readAll(ctx: AppContext, key: string): Promise<Buffer> {
 async function doFinishThumbnails(ctx: AppContext, image: ImageAttachmentRow, thumbnails: StoredThumbnail[] | undefined): Promise<void> {
   await write(ctx, async (tx, outbox) => {
     if (thumbnails) await setThumbnailMetadata(tx, image.id, JSON.stringify(thumbnails));
-    else await tx.deleteFrom("image_attachment").where("id", "=", image.id).execute();
+    else await deleteImageAttachment(tx, image.id);
     const preview = thumbnails ? uploadPreview({ ...image, thumbnail_metadata: JSON.stringify(thumbnails) }) : undefined;
     const now = ctx.clock.now();
     for (const message of await messagesByIds(tx, await messageIdsLinkingPath(tx, image.path_id))) {

@@ -22,11 +22,12 @@ import type { IncomingFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess } from "../lib/attachments.js";
 import { realmProp } from "../lib/realm-props.js";
 import { IMAGE_BOMB_TOTAL_PIXELS, probeImage, type ImageFacts } from "../uploads/images.js";
-import { newPathId, sanitizeName } from "../uploads/paths.js";
+import { newPathId, sanitizeName, unquote } from "../uploads/paths.js";
 
 /** A file written to storage whose rows are not yet recorded. */
 export interface StagedUpload {
   pathId: string;
+  /** The name as uploaded: the attachment's `name`. */
   fileName: string;
   size: number;
   contentType: string;
@@ -53,8 +54,10 @@ async function quotaBytes(ctx: AppContext, realmId: number): Promise<number | nu
  * Zulip's order: size, then quota), its type read from its first bytes.
  */
 export async function stageUpload(ctx: AppContext, user: UserRow, file: IncomingFile): Promise<StagedUpload> {
-  const fileName = sanitizeName(file.filename);
-  const pathId = newPathId(user.realm_id, fileName);
+  // The attachment keeps the name as sent (URL-unquoted, as Zulip's get_file_info has it); the
+  // path gets its sanitised form.
+  const fileName = unquote(file.filename);
+  const pathId = newPathId(user.realm_id, sanitizeName(fileName));
   const quota = await quotaBytes(ctx, user.realm_id);
   const room = quota === null ? Infinity : quota - (await realmUploadSpaceUsed(ctx.db, user.realm_id));
   const head: Buffer[] = [];

@@ -1,5 +1,13 @@
 import type { Db } from "../db/index.js";
-import { attachmentByPath, attachmentIdsOfMessages, messagesOfAttachments, type AttachmentRow } from "../db/queries/attachments.js";
+import {
+  attachmentByPath,
+  attachmentIdsOfMessages,
+  linkedFromPublicChannel,
+  messagesOfAttachments,
+  receivedLinkingMessage,
+  subscribedWhereLinkedWithSharedHistory,
+  type AttachmentRow,
+} from "../db/queries/attachments.js";
 import { imageAttachmentsByPaths, type ImageAttachmentRow } from "../db/queries/image-attachments.js";
 import type { UserRow } from "../db/queries/users.js";
 import { THUMBNAIL_FORMATS, formatName, type StoredThumbnail } from "../uploads/images.js";
@@ -36,44 +44,11 @@ export async function fileAccess(db: Db, user: UserRow, pathId: string): Promise
   if (!attachment) return { access: "missing" };
   if (attachment.owner_id === user.id) return { access: "allowed", attachment };
   if (attachment.realm_id !== user.realm_id) return { access: "forbidden", attachment };
-  const realmPublic = attachment.is_realm_public === null ? await linkedFromPublicChannel(db, attachment) : attachment.is_realm_public === 1;
+  const realmPublic = attachment.is_realm_public === null ? await linkedFromPublicChannel(db, attachment.id) : attachment.is_realm_public === 1;
   if (realmPublic && user.role !== Role.GUEST) return { access: "allowed", attachment };
-  const received = await db
-    .selectFrom("attachment_message")
-    .innerJoin("user_message", "user_message.message_id", "attachment_message.message_id")
-    .select("user_message.message_id")
-    .where("attachment_message.attachment_id", "=", attachment.id)
-    .where("user_message.user_id", "=", user.id)
-    .limit(1)
-    .executeTakeFirst();
-  if (received) return { access: "allowed", attachment };
-  const sharedHistory = await db
-    .selectFrom("attachment_message")
-    .innerJoin("message", "message.id", "attachment_message.message_id")
-    .innerJoin("subscription", "subscription.stream_id", "message.stream_id")
-    .innerJoin("stream", "stream.id", "message.stream_id")
-    .select("message.id")
-    .where("attachment_message.attachment_id", "=", attachment.id)
-    .where("subscription.user_id", "=", user.id)
-    .where("subscription.active", "=", 1)
-    .where("stream.history_public_to_subscribers", "=", 1)
-    .limit(1)
-    .executeTakeFirst();
+  if (await receivedLinkingMessage(db, attachment.id, user.id)) return { access: "allowed", attachment };
+  const sharedHistory = await subscribedWhereLinkedWithSharedHistory(db, attachment.id, user.id);
   return { access: sharedHistory ? "allowed" : "forbidden", attachment };
-}
-
-/** Whether any message linking the upload is in a public channel (the cache being unknown). */
-async function linkedFromPublicChannel(db: Db, attachment: AttachmentRow): Promise<boolean> {
-  const row = await db
-    .selectFrom("attachment_message")
-    .innerJoin("message", "message.id", "attachment_message.message_id")
-    .innerJoin("stream", "stream.id", "message.stream_id")
-    .select("message.id")
-    .where("attachment_message.attachment_id", "=", attachment.id)
-    .where("stream.invite_only", "=", 0)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** The ids of uploads linked from these messages (their publicity may change when the messages move). */

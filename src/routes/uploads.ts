@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkRecordUpload, checkRemoveAttachment, discardUpload, stageUpload } from "../actions/uploads.js";
 import type { AppContext } from "../context.js";
-import { attachmentsOfOwner, realmUploadSpaceUsed } from "../db/queries/attachments.js";
+import { attachmentByPath, attachmentsOfOwner, realmUploadSpaceUsed } from "../db/queries/attachments.js";
 import { imageAttachmentsByPaths } from "../db/queries/image-attachments.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
@@ -133,12 +133,11 @@ async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserRow
 
 /** Without credentials a file is never shown (no web-public access here); missing ones are still 404. */
 async function anonymousAccess(ctx: AppContext, pathId: string): Promise<"missing" | "forbidden"> {
-  const found = await ctx.db.selectFrom("attachment").select("id").where("path_id", "=", pathId).executeTakeFirst();
-  return found ? "forbidden" : "missing";
+  return (await attachmentByPath(ctx.db, pathId)) ? "forbidden" : "missing";
 }
 
 async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string, download = false): Promise<void> {
-  const attachment = await ctx.db.selectFrom("attachment").select(["content_type", "realm_id"]).where("path_id", "=", pathId).executeTakeFirst();
+  const attachment = await attachmentByPath(ctx.db, pathId);
   if (!attachment) {
     sendFileError(reply, 404);
     return;

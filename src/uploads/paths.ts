@@ -16,6 +16,17 @@ export function sanitizeName(value: string): string {
   return kept === "" || kept === "." || kept === ".." ? "uploaded-file" : kept;
 }
 
+/** Python's urllib.parse.unquote, as Zulip applies it to uploaded file names: %XX escapes decoded where they form UTF-8. */
+export function unquote(value: string): string {
+  return value.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** A new upload's path id: `<realm id>/<2 hex>/<24 random URL-safe characters>/<name>`, as Zulip makes them. */
 export function newPathId(realmId: number, fileName: string): string {
   return [String(realmId), randomInt(256).toString(16), randomBytes(18).toString("base64url"), fileName].join("/");

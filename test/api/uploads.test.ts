@@ -54,6 +54,11 @@ describe("POST /user_uploads", () => {
     expect(await uploaded(server, "othello", file("my  holiday -- photo (1).txt", Buffer.from("x")))).toMatch(/\/my-holiday-photo-1\.txt$/);
     expect(await uploaded(server, "othello", file("..", Buffer.from("x")))).toMatch(/\/uploaded-file$/);
     expect(await uploaded(server, "othello", file("Ünïcødé ☃.txt", Buffer.from("x")))).toMatch(/\/Ünïcødé-\.txt$/);
+    // Names are URL-unquoted first; the attachment keeps the name as sent.
+    expect(await uploaded(server, "othello", file("100%25 sure%21.txt", Buffer.from("x")))).toMatch(/\/100-sure\.txt$/);
+    const names = (await server.as("othello").get("/attachments")).body.attachments.map((a: { name: string }) => a.name);
+    expect(names).toContain("my  holiday -- photo (1).txt");
+    expect(names).toContain("100% sure!.txt");
   });
 
   it("requires authentication before reading the body", async () => {
@@ -65,7 +70,7 @@ describe("POST /user_uploads", () => {
     const realm = await server.app.ctx.realms.get(server.users.hamlet.realm_id);
     if (!realm) throw new Error("no realm");
     const used = (await server.as("iago").get("/attachments")).body.upload_space_used as number;
-    expect(used).toBe(6 + 1024 * 1024 + 0 + 4);
+    expect(used).toBe(6 + 1024 * 1024 + 0 + 5);
     const props = { ...JSON.parse(realm.props), upload_quota_mib: 2 };
     await server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ props: JSON.stringify(props) }).where("id", "=", realm.id).execute());
     server.app.ctx.realms.forget(realm.id);

@@ -108,3 +108,47 @@ export async function deleteAttachment(db: Db, attachment: AttachmentRow): Promi
   await db.deleteFrom("image_attachment").where("path_id", "=", attachment.path_id).execute();
   await db.deleteFrom("attachment").where("id", "=", attachment.id).execute();
 }
+
+/** Whether the user received (has a row for) a message linking the upload. */
+export async function receivedLinkingMessage(db: Db, attachmentId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("attachment_message")
+    .innerJoin("user_message", "user_message.message_id", "attachment_message.message_id")
+    .select("user_message.message_id")
+    .where("attachment_message.attachment_id", "=", attachmentId)
+    .where("user_message.user_id", "=", userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether the user is an active subscriber of a channel with shared history where a message links the upload. */
+export async function subscribedWhereLinkedWithSharedHistory(db: Db, attachmentId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("attachment_message")
+    .innerJoin("message", "message.id", "attachment_message.message_id")
+    .innerJoin("subscription", "subscription.stream_id", "message.stream_id")
+    .innerJoin("stream", "stream.id", "message.stream_id")
+    .select("message.id")
+    .where("attachment_message.attachment_id", "=", attachmentId)
+    .where("subscription.user_id", "=", userId)
+    .where("subscription.active", "=", 1)
+    .where("stream.history_public_to_subscribers", "=", 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether a message in a public channel links the upload. */
+export async function linkedFromPublicChannel(db: Db, attachmentId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("attachment_message")
+    .innerJoin("message", "message.id", "attachment_message.message_id")
+    .innerJoin("stream", "stream.id", "message.stream_id")
+    .select("message.id")
+    .where("attachment_message.attachment_id", "=", attachmentId)
+    .where("stream.invite_only", "=", 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -43,3 +43,8 @@ export async function messageIdsLinkingPath(db: Db, pathId: string): Promise<num
     .execute();
   return rows.map((r) => r.message_id);
 }
+
+/** Forgets an upload as an image (it could not be thumbnailed). */
+export async function deleteImageAttachment(db: Db, id: number): Promise<void> {
+  await db.deleteFrom("image_attachment").where("id", "=", id).execute();
+}
