@@ -1,3 +1,4 @@
+import path from "node:path";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
@@ -12,7 +13,7 @@ import { notFound } from "./http/errors.js";
 import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
 import { registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./http/rate-limit.js";
-import { multipartLimits } from "./http/uploads.js";
+import { multipartLimits, streamingBodies } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
@@ -22,6 +23,9 @@ import { createMailer } from "./mail.js";
 import { DueTimer } from "./due-timer.js";
 import { deliverDueScheduledMessages } from "./actions/scheduled-delivery.js";
 import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
+import { UrlSigner } from "./uploads/paths.js";
+import { LocalFileStore } from "./uploads/storage.js";
+import { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
@@ -29,6 +33,10 @@ import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
 import { Metrics } from "./http/metrics.js";
+import { registerFileRoutes } from "./routes/uploads.js";
+import { registerAvatarRoutes } from "./routes/avatars.js";
+import { runThumbnailJob } from "./actions/thumbnails.js";
+import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
 
 /** What tests and the server may substitute. */
@@ -67,6 +75,9 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     mailer: createMailer(config.smtpUrl, config.dataDir, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
+    files: new LocalFileStore(path.join(config.dataDir, "uploads")),
+    thumbnails: new ThumbnailQueue(log),
+    urls: new UrlSigner(config.dataDir),
     limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
@@ -107,13 +118,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
   // hooks would otherwise run on every GET as well. The router reads them after authentication.
+  // Uploads read their multipart body themselves, after authentication, straight to storage.
+  const { instance: streaming } = await streamingBodies(http);
   await http.register(async (withBodies) => {
     await withBodies.register(multipart, { limits: multipartLimits(bodyLimit) });
-    registerEndpoints({ plain: http, withBodies }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
+    registerEndpoints({ plain: http, withBodies, streaming }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
   });
   registerSignupRoutes(http, ctx);
   registerEmailChangeRoutes(http, ctx);
   registerEmojiImageRoutes(http, ctx);
+  registerFileRoutes(http, ctx);
+  registerAvatarRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
@@ -124,6 +139,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
+  ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
+  // Images uploaded before a restart whose thumbnails were never made.
+  for (const image of await unthumbnailedImages(ctx.db)) ctx.thumbnails.enqueue(image.id);
   return {
     http,
     ctx,
@@ -132,8 +150,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await ctx.scheduledMessages.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
+      await ctx.thumbnails.stop();
       saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
-      await http.close();
+      // A connection still sending its last answer (a file streaming out) is not idle when closing
+      // starts; it is closed as soon as it is, not after the 72 s keep-alive.
+      const sweep = setInterval(() => http.server.closeIdleConnections(), 50);
+      try {
+        await http.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await flushPresence(ctx);
       await store.close();
     },

@@ -15,6 +15,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Unauthenticated API calls allowed per minute from one address (Zulip's api_by_ip: 100 per 60 s). */
   anonRateLimitPerMinute: number;
+  /** The largest file POST /user_uploads accepts, in MiB (Zulip's MAX_FILE_UPLOAD_SIZE, default 25). */
+  maxFileUploadSizeMib: number;
 }
 
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
@@ -49,7 +51,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const rateLimitPerMinute = parseCount(env, "ROOKERY_RATE_LIMIT_PER_MINUTE", "200");
   const anonRateLimitPerMinute = parseCount(env, "ROOKERY_ANON_RATE_LIMIT_PER_MINUTE", "100");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute };
+  const maxFileUploadSizeMib = parseCount(env, "ROOKERY_MAX_FILE_UPLOAD_SIZE_MIB", "25");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

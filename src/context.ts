@@ -13,6 +13,9 @@ import type { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
 import type { Metrics } from "./http/metrics.js";
+import type { UrlSigner } from "./uploads/paths.js";
+import type { FileStore } from "./uploads/storage.js";
+import type { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
 
 /** Everything a request needs from the server, built once by buildApp; no globals. */
 export interface AppContext {
@@ -31,6 +34,12 @@ export interface AppContext {
   mailer: Mailer;
   /** The event queues of this process (POST /register, GET /events), fed by `bus`. */
   queues: QueueRegistry;
+  /** Uploaded files, avatars and thumbnails. */
+  files: FileStore;
+  /** Thumbnail work waiting to be done off the request path. */
+  thumbnails: ThumbnailQueue;
+  /** Signs temporary file URLs and names avatar files. */
+  urls: UrlSigner;
   /** Per-key attempt limits: password checks by address, email-change requests by user. */
   limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter };
   /**

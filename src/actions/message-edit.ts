@@ -16,6 +16,10 @@ import { renderContent } from "../lib/render.js";
 import { Role } from "../lib/roles.js";
 import { accessStreamById } from "../lib/streams.js";
 import { checkMoveTimeLimit, EDIT_LIMIT_BUFFER, type EditInput } from "../lib/message-edit-rules.js";
+import { doUpdateAttachmentReferences } from "./uploads.js";
+import { linkedPathIds } from "../uploads/paths.js";
+import { resetAttachmentPublicity } from "../db/queries/attachments.js";
+import { attachmentsOfMessages } from "../lib/attachments.js";
 import { applyContentEdit, movedAllVisible, moveUserMessages, moveUserTopics, sendMoveNotices } from "./message-move.js";
 
 export type { EditInput } from "../lib/message-edit-rules.js";
@@ -67,7 +71,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
         rendered_content: rendered.html,
         has_link: rendered.hasLink ? 1 : 0,
         has_image: rendered.hasImage ? 1 : 0,
-        has_attachment: rendered.hasAttachment ? 1 : 0,
+        has_attachment: (await doUpdateAttachmentReferences(tx, outbox, user, message, oldStream, linkedPathIds(rendered.links, ctx.config.externalUrl))) ? 1 : 0,
         is_me_message: rendered.isMeMessage ? 1 : 0,
       });
     }
@@ -89,6 +93,8 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
     const targetHadMessages = targetStream !== undefined && (await topicMessageIds(tx, targetStream.id, targetTopic)).length > 0;
     const others = await messagesByIds(tx, ids.filter((id) => id !== message.id));
     await saveMessageEdits(tx, message, { ...targetChanges, ...moveChanges }, others, moveChanges, { user_id: user.id, timestamp: ts, ...contentEntry, ...moveEntry }, now);
+    // Moved messages may take their uploads into or out of public channels.
+    if (newStream) await resetAttachmentPublicity(tx, await attachmentsOfMessages(tx, ids));
     const moved = newStream && oldStream ? await moveUserMessages(tx, outbox, { ids, oldStream, newStream, origTopic: message.topic }) : undefined;
     const perUser: Record<number, Record<string, unknown>> = {};
     for (const row of await userMessagesOf(tx, message.id)) perUser[row.user_id] = { flags: flagList(row.flags) };

@@ -1,6 +1,9 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { insertMessage, insertUserMessages, recipientId, RecipientType, streamRecipients, usersMutingSender } from "../db/queries/messages.js";
+import { doClaimAttachments } from "./uploads.js";
+import { linkedPathIds } from "../uploads/paths.js";
+import { settlePlaceholders } from "../lib/attachments.js";
+import { insertMessage, insertUserMessages, updateMessage, recipientId, RecipientType, streamRecipients, usersMutingSender } from "../db/queries/messages.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import { activeStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
@@ -206,6 +209,7 @@ export async function doSendMessage(
       ? await recipientId(tx, RecipientType.GROUP, 0, key)
       : await recipientId(tx, RecipientType.PERSONAL, others[0] ?? sender.id);
   const now = ctx.clock.now();
+  const html = await settlePlaceholders(tx, sender.realm_id, rendered.html);
   const id = await insertMessage(tx, {
     realm_id: sender.realm_id,
     sender_id: sender.id,
@@ -213,15 +217,19 @@ export async function doSendMessage(
     topic: isDirect ? "" : to.topic,
     dm_key: key,
     content,
-    rendered_content: rendered.html,
+    rendered_content: html,
     date_sent: now,
     has_link: rendered.hasLink ? 1 : 0,
     has_image: rendered.hasImage ? 1 : 0,
-    has_attachment: rendered.hasAttachment ? 1 : 0,
+    has_attachment: 0,
     is_me_message: rendered.isMeMessage ? 1 : 0,
     client: opts.client,
     recipient_id: recipient,
   });
+  const uploads = rendered.hasAttachment ? linkedPathIds(rendered.links, ctx.config.externalUrl) : [];
+  if (uploads.length > 0 && (await doClaimAttachments(tx, outbox, sender, { id }, isDirect ? undefined : to.stream, uploads))) {
+    await updateMessage(tx, id, { has_attachment: 1 });
+  }
   let userIds: number[];
   let mutedBy: Set<number>;
   if (isDirect) {
@@ -253,7 +261,7 @@ export async function doSendMessage(
   }
   await insertUserMessages(tx, id, flags);
   const submessages = await doCreateWidget(tx, { id, senderId: sender.id, content });
-  const row = { id, realm_id: sender.realm_id, sender_id: sender.id, stream_id: isDirect ? null : to.stream.id, topic: isDirect ? "" : to.topic, dm_key: key, content, rendered_content: rendered.html, date_sent: now, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: rendered.isMeMessage ? 1 : 0, client: opts.client, recipient_id: recipient, last_moved_time: null };
+  const row = { id, realm_id: sender.realm_id, sender_id: sender.id, stream_id: isDirect ? null : to.stream.id, topic: isDirect ? "" : to.topic, dm_key: key, content, rendered_content: html, date_sent: now, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: rendered.isMeMessage ? 1 : 0, client: opts.client, recipient_id: recipient, last_moved_time: null };
   const message = await messageDict(new MessageLookups(tx).seed({ user: sender, stream: isDirect ? undefined : to.stream, realm: opts.realm }), row, { applyMarkdown: true, clientGravatar: false }, [], submessages);
   const perUser: Record<number, Record<string, unknown>> = {};
   for (const [userId, bits] of flags) perUser[userId] = { flags: flagList(bits) };

@@ -14,7 +14,8 @@ import type { Outbox } from "../events/outbox.js";
 import { badRequest, notFound } from "../http/errors.js";
 import type { UploadedFile } from "../http/uploads.js";
 import { emojiByName } from "../markdown/emoji-data.js";
-import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm-emoji.js";
+import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm-emoji.js";
+import { badImage, probeImage, resizeEmoji } from "../uploads/images.js";
 import { isAdmin } from "../lib/roles.js";
 import { randomToken } from "../lib/secrets.js";
 import { realmSetting } from "../lib/realm-props.js";
@@ -40,17 +41,24 @@ export async function checkAddRealmEmoji(ctx: AppContext, user: UserRow, rawName
   if (file.data.length > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) {
     throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`);
   }
-  const extension = EMOJI_IMAGE_TYPES[file.mimetype];
-  if (extension === undefined) throw badRequest("Invalid image format");
+  const type = await emojiImageType(file);
+  const extension = type === undefined ? undefined : EMOJI_IMAGE_TYPES[type];
+  if (type === undefined || extension === undefined) throw badImage("Invalid image format");
+  const { image, still } = await resizeEmoji(file.data, EMOJI_FORMATS[type] ?? "png");
   await write(ctx, async (tx, outbox) => {
     // Checked again in the transaction: two uploads of one name must not both succeed.
     if (await activeRealmEmojiByName(tx, realm.id, name)) throw badRequest("A custom emoji with this name already exists.");
-    const id = await insertRealmEmoji(tx, { realm_id: realm.id, name, author_id: user.id, file_name: "", is_animated: 0, deactivated: 0 });
+    const id = await insertRealmEmoji(tx, { realm_id: realm.id, name, author_id: user.id, file_name: "", is_animated: still ? 1 : 0, deactivated: 0 });
     // The id plus a random part: names cannot be enumerated and never collide.
     const fileName = `${id}-${randomToken(8)}${extension}`;
     const target = emojiFilePath(ctx.config.dataDir, realm.id, fileName);
     await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, file.data);
+    await fs.writeFile(target, image);
+    if (still) {
+      const stillTarget = emojiFilePath(ctx.config.dataDir, realm.id, emojiStillName(fileName));
+      await fs.mkdir(path.dirname(stillTarget), { recursive: true });
+      await fs.writeFile(stillTarget, still);
+    }
     await setRealmEmojiFile(tx, id, fileName);
     await notifyRealmEmoji(tx, outbox, realm.id);
   });
@@ -68,6 +76,25 @@ export async function checkRemoveRealmEmoji(ctx: AppContext, user: UserRow, name
     await deactivateRealmEmoji(tx, emoji.id);
     await notifyRealmEmoji(tx, outbox, user.realm_id);
   });
+}
+
+// The encoder for each accepted type: emoji are served in the format they were uploaded in.
+const EMOJI_FORMATS: Readonly<Record<string, "png" | "gif" | "jpeg" | "webp" | "avif">> = {
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/jpeg": "jpeg",
+  "image/webp": "webp",
+  "image/avif": "avif",
+};
+
+/**
+ * The emoji's type: the declared one, as Zulip takes it; a client that declared nothing useful
+ * (no type, application/octet-stream) gets the type its bytes show.
+ */
+async function emojiImageType(file: UploadedFile): Promise<string | undefined> {
+  const declared = file.mimetype.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (declared !== "" && declared !== "application/octet-stream") return declared;
+  return (await probeImage(file.data))?.contentType;
 }
 
 async function notifyRealmEmoji(tx: Db, outbox: Outbox, realmId: number): Promise<void> {

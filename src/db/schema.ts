@@ -377,6 +377,38 @@ export interface DefaultStreamGroupStreamTable {
   stream_id: number;
 }
 
+/** An uploaded file (Zulip's Attachment); is_realm_public and is_web_public are caches, null when unknown. */
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  /** `<realm_id>/<random>/<random>/<file name>`: the file's key in storage and its URL under /user_uploads/. */
+  path_id: string;
+  file_name: string;
+  size: number;
+  content_type: string;
+  create_time: number;
+  is_realm_public: number | null;
+  is_web_public: number | null;
+}
+
+/** A message that links an uploaded file. */
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
+/** An uploaded image's facts, and the thumbnails made of it (JSON list of StoredThumbnail). */
+export interface ImageAttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  path_id: string;
+  original_width_px: number;
+  original_height_px: number;
+  frames: number;
+  thumbnail_metadata: string;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -412,4 +444,7 @@ export interface Database {
   realm_playground: RealmPlaygroundTable;
   default_stream_group: DefaultStreamGroupTable;
   default_stream_group_stream: DefaultStreamGroupStreamTable;
+  attachment: AttachmentTable;
+  attachment_message: AttachmentMessageTable;
+  image_attachment: ImageAttachmentTable;
 }

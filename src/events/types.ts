@@ -215,10 +215,15 @@ export type DefaultStreamGroupsEvent = {
   default_stream_groups: { name: string; id: number; description: string; streams: ApiStream[] }[];
 };
 
+/** A user's upload added, changed (messages linking it) or deleted; upload_space_used is the realm's total in bytes. */
+export type AttachmentEvent =
+  | { type: "attachment"; op: "add" | "update"; attachment: Record<string, unknown> & { id: number }; upload_space_used: number }
+  | { type: "attachment"; op: "remove"; attachment: { id: number }; upload_space_used: number };
+
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent | ScheduledMessagesEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | DefaultStreamGroupsEvent;
+export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent | ScheduledMessagesEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | DefaultStreamGroupsEvent | AttachmentEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

@@ -28,6 +28,17 @@ export function authenticate(ctx: AppContext, header: string | undefined): Maybe
   return withRealm(ctx, credentials, user);
 }
 
+/**
+ * Authenticates a file download by an `api_key` query parameter alone, as Zulip's
+ * authenticated_uploads_api_view does (for clients that cannot send headers with a download).
+ */
+export async function authenticateApiKeyParam(ctx: AppContext, apiKey: string): Promise<UserRow> {
+  if (!API_KEY_FORMAT.test(apiKey)) throw unauthorized("Malformed API key");
+  const user = await ctx.users.byApiKey(apiKey);
+  if (!user || !timingSafeEqual(keyBytes(user.api_key), Buffer.from(apiKey))) throw unauthorized("Invalid API key");
+  return checkActive(user, await ctx.realms.get(user.realm_id));
+}
+
 function withRealm(ctx: AppContext, credentials: Credentials, user: UserRow | undefined): MaybePromise<UserRow> {
   if (!user || !timingSafeEqual(keyBytes(user.api_key), credentials.keyBytes) || user.delivery_email.toLowerCase() !== credentials.email.toLowerCase()) {
     throw unauthorized("Invalid API key");

@@ -59,6 +59,11 @@ export interface Endpoint {
   params: ParamShape;
   /** Checks the caller before any parameter is read, as Zulip's decorators (require_realm_admin) do. */
   guard?: (user: UserRow) => void;
+  /**
+   * True for an endpoint that reads its multipart body itself, as a stream, after the caller is
+   * authenticated (POST /user_uploads); other bodies are parsed before the handler runs.
+   */
+  streamsBody: boolean;
   /** Handles an authenticated (or, for auth "none", anonymous) request, its parameters read. */
   handler(input: Input<Record<string, unknown>, UserRow | undefined>): MaybePromise<Payload>;
 }
@@ -70,6 +75,8 @@ interface Definition<S extends ParamShape, U> {
   rateLimited?: boolean;
   /** Runs after authentication, before the parameters are read: its error wins over theirs. */
   guard?: (user: U) => void;
+  /** True when the handler reads the multipart body itself (see Endpoint.streamsBody). */
+  streamsBody?: boolean;
   params: S;
   /** Usually async; one that can answer from memory may return its payload directly. */
   handler: (input: Input<ParamValues<S>, U>) => MaybePromise<Payload>;
@@ -87,5 +94,5 @@ export function publicEndpoint<S extends ParamShape>(def: Definition<S, undefine
 
 function build<S extends ParamShape, U>(def: Definition<S, U>, auth: "user" | "none"): Endpoint {
   // The router reads `params` by this same shape and checks the caller per `auth`.
-  return { method: def.method, path: def.path, auth, rateLimited: def.rateLimited ?? true, params: def.params, handler: def.handler as Endpoint["handler"] };
+  return { method: def.method, path: def.path, auth, rateLimited: def.rateLimited ?? true, streamsBody: def.streamsBody ?? false, params: def.params, handler: def.handler as Endpoint["handler"] };
 }

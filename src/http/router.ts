@@ -31,10 +31,11 @@ export interface Limiters {
 
 /**
  * Registers endpoints under /api/v1, with Zulip's 405 and OPTIONS answers for each path: GET
- * endpoints on `plain`, those that take a body on `withBodies` (where multipart is parsed).
+ * endpoints on `plain`, those that take a body on `withBodies` (where multipart is parsed), and
+ * those that stream their body on `streaming` (where it is left unread for the handler).
  */
 export function registerEndpoints(
-  apps: { plain: FastifyInstance; withBodies: FastifyInstance },
+  apps: { plain: FastifyInstance; withBodies: FastifyInstance; streaming: FastifyInstance },
   ctx: AppContext,
   limiter: Limiters,
   endpoints: readonly Endpoint[],
@@ -49,7 +50,7 @@ export function registerEndpoints(
   for (const [path, list] of byPath) {
     const url = API_PREFIX + path;
     for (const ep of list) {
-      const owner = ep.method === "GET" ? apps.plain : apps.withBodies;
+      const owner = ep.method === "GET" ? apps.plain : ep.streamsBody ? apps.streaming : apps.withBodies;
       owner.route({ method: ep.method, url, handler: (request, reply) => serve(ctx, limiter, ep, request, reply) });
     }
     const declared = list.map((ep) => ep.method as string);

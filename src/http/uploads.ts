@@ -1,6 +1,7 @@
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import multipart from "@fastify/multipart";
 import type { Multipart } from "@fastify/multipart";
-import { ApiError } from "./errors.js";
+import { ApiError, badRequest } from "./errors.js";
 
 /** A file sent in a multipart body, read into memory. */
 export interface UploadedFile {
@@ -68,4 +69,87 @@ function multipartError(error: unknown): ApiError {
 
 function isUploadedFile(value: unknown): value is UploadedFile {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "file" && Buffer.isBuffer((value as { data?: unknown }).data);
+}
+
+/** A file arriving in a multipart body, not yet read: its bytes flow through `stream` once. */
+export interface IncomingFile {
+  filename: string;
+  mimetype: string;
+  /** `truncated` turns true when the file passed the size limit and the rest was dropped. */
+  stream: NodeJS.ReadableStream & AsyncIterable<Buffer> & { truncated: boolean };
+}
+
+/** The error @fastify/multipart raises when a file passes the size limit. */
+export const FILE_TOO_LARGE = "FST_REQ_FILE_TOO_LARGE";
+
+/**
+ * Reads a multipart body that must carry exactly one file, after the caller is authenticated:
+ * `take` consumes the first file's stream as it arrives (to storage, never whole in memory);
+ * any further file is drained and then `undo` runs on what `take` made before Zulip's error.
+ * Fields are ignored. `maxBytes` bounds the file (the stream fails past it).
+ */
+export async function receiveSingleFile<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  maxBytes: number,
+  take: (file: IncomingFile) => Promise<T>,
+  undo: (taken: T) => Promise<void>,
+): Promise<T> {
+  if (!request.isMultipart()) throw badRequest("You must specify a file to upload");
+  let taken: { value: T } | undefined;
+  let extra = false;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, fieldSize: 1024 * 1024 } })) {
+      if (part.type !== "file") continue;
+      if (taken || extra) {
+        extra = true;
+        part.file.resume();
+        continue;
+      }
+      taken = { value: await take({ filename: part.filename, mimetype: part.mimetype, stream: part.file }) };
+      if (part.file.truncated) throw Object.assign(new Error("file too large"), { code: FILE_TOO_LARGE });
+    }
+  } catch (error) {
+    // The rest of the body is dropped, and the connection closes after the answer: it is never
+    // left waiting on a body nobody reads.
+    reply.header("Connection", "close");
+    request.raw.unpipe();
+    request.raw.resume();
+    if (taken) await undo(taken.value);
+    if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === FILE_TOO_LARGE) {
+      throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
+    }
+    throw error;
+  }
+  // Whatever followed the last part (the closing boundary may arrive after the parser finished)
+  // is read and dropped: a request left unread keeps its connection busy for good.
+  request.raw.resume();
+  if (!taken) throw badRequest("You must specify a file to upload");
+  if (extra) {
+    await undo(taken.value);
+    throw badRequest("You may only upload one file at a time");
+  }
+  return taken.value;
+}
+
+/**
+ * A context whose routes read their multipart body themselves (request.parts()): nothing is
+ * parsed before the handler, so a caller is authenticated before a byte of a file is read. Any
+ * other body is drained unread.
+ */
+export async function streamingBodies(http: FastifyInstance): Promise<{ instance: FastifyInstance }> {
+  let child: FastifyInstance | undefined;
+  await http.register(async (instance) => {
+    instance.removeAllContentTypeParsers();
+    await instance.register(multipart);
+    instance.addContentTypeParser("*", (_request, payload, done) => {
+      payload.on("error", (error) => done(error, undefined));
+      payload.on("end", () => done(null, {}));
+      payload.resume();
+    });
+    child = instance;
+  });
+  if (!child) throw new Error("the streaming context did not load");
+  // Wrapped: an instance is thenable, and a promise would adopt it instead of returning it.
+  return { instance: child };
 }

@@ -29,6 +29,11 @@ export function emojiUrl(realmId: number, fileName: string): string {
   return `/user_avatars/${realmId}/emoji/images/${fileName}`;
 }
 
+/** The name of an animated emoji's still first frame (a PNG beside it, under still/). */
+export function emojiStillName(fileName: string): string {
+  return `still/${fileName.replace(/\.[a-z]+$/, "")}.png`;
+}
+
 /** Where an emoji image is stored under the data directory. */
 export function emojiFilePath(dataDir: string, realmId: number, fileName: string): string {
   return path.join(dataDir, "user_avatars", String(realmId), "emoji", "images", fileName);
@@ -42,8 +47,7 @@ export function realmEmojiDict(rows: readonly RealmEmojiRow[]): Record<string, A
       id: String(row.id),
       name: row.name,
       source_url: emojiUrl(row.realm_id, row.file_name),
-      // Animated images are stored as uploaded; no still frame is extracted.
-      still_url: null,
+      still_url: row.is_animated ? emojiUrl(row.realm_id, emojiStillName(row.file_name)) : null,
       deactivated: row.deactivated === 1,
       author_id: row.author_id,
     };

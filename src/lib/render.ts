@@ -8,6 +8,7 @@ import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResu
 import type { UserRow } from "../db/queries/users.js";
 import { emojiUrl } from "./realm-emoji.js";
 import { userSetting } from "./settings.js";
+import { uploadPreviews } from "./attachments.js";
 
 /** Rendered content plus the users a group mention reaches. */
 export interface Rendered extends RenderResult {
@@ -26,11 +27,18 @@ export async function renderContent(ctx: AppContext, db: Db, realmId: number, co
   const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
   const linkifiers = await ctx.linkifiers.of(realmId);
-  const renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons: sender !== undefined && userSetting(sender, "translate_emoticons") === true, now: () => ctx.clock.now() };
+  let renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons: sender !== undefined && userSetting(sender, "translate_emoticons") === true, now: () => ctx.clock.now() };
   if (customEmoji.size > 0) renderCtx.realmEmoji = (name) => customEmoji.get(name);
+  const uploads = content.includes("/user_uploads/") ? await uploadPreviews(db, realmId, uploadPathsIn(content)) : undefined;
+  if (uploads) renderCtx = { ...renderCtx, uploadPreview: (pathId) => uploads.get(pathId) };
   const result = renderMarkdown(content, renderCtx);
   const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);
   return { ...result, groupMemberIds };
+}
+
+/** Path ids that look like uploads in raw content (Zulip's pattern), to fetch their previews before rendering. */
+function uploadPathsIn(content: string): string[] {
+  return [...new Set([...content.matchAll(/\/user_uploads\/(\d+\/[/\p{L}\p{N}\p{M}_.-]+)/gu)].map((m) => m[1] ?? ""))];
 }
 
 type CustomEmoji = { id: string; name: string; url: string };

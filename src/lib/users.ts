@@ -53,12 +53,32 @@ export function gravatarUrl(email: string, version: number, medium = false): str
   return `https://secure.gravatar.com/avatar/${emailHash(email)}?d=identicon${medium ? "&s=500" : ""}&version=${version}`;
 }
 
+/**
+ * The storage name of an uploaded avatar, `<realm id>/<digest>`: derived from facts of the user
+ * that nobody lists (the join time in milliseconds) and the version, so a new upload gets a new
+ * URL and URLs cannot be enumerated.
+ */
+export function avatarHash(user: Pick<UserRow, "id" | "realm_id" | "date_joined" | "avatar_version">): string {
+  return `${user.realm_id}/${createHash("sha1").update(`avatar:${user.id}:${user.date_joined}:${user.avatar_version}`).digest("hex")}`;
+}
+
+/** The URL of an uploaded avatar (100 px, or 500 px for medium), relative to the server, versioned. */
+export function uploadedAvatarUrl(user: Pick<UserRow, "id" | "realm_id" | "date_joined" | "avatar_version">, medium = false): string {
+  return `/user_avatars/${avatarHash(user)}${medium ? "-medium" : ""}.png?version=${user.avatar_version}`;
+}
+
 /** avatar_url for a viewer: null when the client computes it (client_gravatar and a visible address). */
 export function avatarUrl(target: UserRow, clientGravatar: boolean): string | null {
   const systemAvatar = target.is_system_bot ? systemBotAvatarUrl(target.email) : undefined;
   if (systemAvatar !== undefined) return systemAvatar;
+  if (target.avatar_source === "U") return uploadedAvatarUrl(target);
   if (clientGravatar && target.avatar_source === "G" && target.email_address_visibility === EmailVisibility.EVERYONE) return null;
   return gravatarUrl(target.delivery_email, target.avatar_version);
+}
+
+/** avatar_url_medium: the 500 px avatar. */
+export function mediumAvatarUrl(user: UserRow): string {
+  return user.avatar_source === "U" ? uploadedAvatarUrl(user, true) : gravatarUrl(user.delivery_email, user.avatar_version, true);
 }
 
 /** The realm_user update person that announces a new avatar URL (Zulip's notify_avatar_url_change). */
@@ -67,7 +87,7 @@ export function avatarChangePerson(user: UserRow): Record<string, unknown> & { u
     user_id: user.id,
     avatar_source: user.avatar_source,
     avatar_url: avatarUrl(user, false),
-    avatar_url_medium: gravatarUrl(user.delivery_email, user.avatar_version, true),
+    avatar_url_medium: mediumAvatarUrl(user),
     avatar_version: user.avatar_version,
   };
 }
@@ -122,7 +142,7 @@ export async function loadProfileData(db: Db, realmId: number, userIds?: readonl
 /** The GET /users/me object (own user: address always visible, avatar always a URL). */
 function ownUser(user: UserRow, profile: readonly ProfileValueRow[], maxMessageId: number): Record<string, unknown> {
   const own: Record<string, unknown> = {
-    avatar_url: gravatarUrl(user.delivery_email, user.avatar_version),
+    avatar_url: user.avatar_source === "U" ? uploadedAvatarUrl(user) : gravatarUrl(user.delivery_email, user.avatar_version),
     avatar_version: user.avatar_version,
     email: user.email,
     full_name: user.full_name,

@@ -16,6 +16,14 @@ export interface RenderLinkifier {
   url(match: RegExpExecArray): string;
 }
 
+/** An uploaded image as its preview shows it; thumbnailUrl is null until the thumbnail exists. */
+export interface UploadPreview {
+  width: number;
+  height: number;
+  animated: boolean;
+  thumbnailUrl: string | null;
+}
+
 /** Synchronous look-ups into the organisation, supplied by the caller from memory. */
 export interface RenderContext {
   /** All active users with that full name (case-insensitive). */
@@ -26,6 +34,8 @@ export interface RenderContext {
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
   /** The realm's linkifiers, in the order they apply. */
   linkifiers?: readonly RenderLinkifier[];
+  /** The preview of an uploaded image, by path id; undefined for files that are not images. */
+  uploadPreview?(pathId: string): UploadPreview | undefined;
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */
   translateEmoticons?: boolean;
   /** The current time in ms, for a `<time:…>` that gives no date (today is assumed). */

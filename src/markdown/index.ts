@@ -9,7 +9,8 @@ import { processFences } from "./fences.js";
 import { renderInline } from "./inline/engine.js";
 import { inlinePatternsWith } from "./inline/patterns.js";
 import { adaptLists, keepBareQuoteMarkers, normalizeSource, separateHangingLists } from "./preprocess.js";
-import { renderTokens } from "./render.js";
+import { fillPreviewSlots } from "./previews.js";
+import { previewSlot, renderTokens, type PreviewSlots } from "./render.js";
 import { renderTex } from "./tex.js";
 
 export { emptyRenderContext } from "./context.js";
@@ -32,7 +33,9 @@ export interface RenderResult {
 /** Renders message content. Pure and synchronous: names resolve through `ctx` only. */
 export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
   const found = newCollector();
-  const html = renderSimple(content, ctx, found) ?? renderBlocks(content, ctx, found);
+  const slots: PreviewSlots = { paragraphs: [] };
+  const rendered = renderSimple(content, ctx, found, slots) ?? renderBlocks(content, ctx, found, slots);
+  const { html, previews } = fillPreviewSlots(rendered, slots, ctx, new Set(found.links).size);
   const realm = ctx.realmUrl.replace(/\/+$/, "");
   // Patterns run by priority, not position; report links in reading order.
   const position = new Map(found.links.map((href) => [href, html.indexOf(`href="${escapeAttr(href)}"`)]));
@@ -44,7 +47,7 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
     streamWildcard: found.streamWildcard,
     topicWildcard: found.topicWildcard,
     links: found.links,
-    hasImage: found.hasImage,
+    hasImage: found.hasImage || previews > 0,
     hasLink: found.links.length > 0,
     hasAttachment: found.links.some((l) => /^(?:\/?user_uploads\/)/.test(l) || l.startsWith(`${realm}/user_uploads/`)),
     isMeMessage: content.startsWith("/me "),
@@ -65,14 +68,16 @@ function renderMathBlock(text: string): string {
 // Most chat messages are one line of text; those skip the block parser. A line
 // starting with a letter, "@" or ":" cannot open any block construct, so the
 // result is the same paragraph the full path would build.
-function renderSimple(content: string, ctx: RenderContext, found: Collector): string | null {
+function renderSimple(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string | null {
   if (/[\n\r]/.test(content) || !/^[\p{L}@:]/u.test(content)) return null;
   const [line = ""] = normalizeSource(content);
-  return `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>`;
+  const html = `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>`;
+  if (!html.includes('href="/user_uploads/')) return html;
+  return previewSlot(slots.paragraphs.push({ html, bare: false }) - 1);
 }
 
 // The full path: fences, line passes, block parsing, then serialisation.
-function renderBlocks(content: string, ctx: RenderContext, found: Collector): string {
+function renderBlocks(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string {
   const blocks: string[] = [];
   const stash = (html: string): string => blockLine(blocks.push(html) - 1);
   const lines = processFences(separateHangingLists(normalizeSource(content)), {
@@ -93,5 +98,6 @@ function renderBlocks(content: string, ctx: RenderContext, found: Collector): st
     blocks,
     (text, inBlockquote) => renderInline(text, patterns, ctx, found, inBlockquote),
     (code) => renderCodeBlock("", code.replaceAll("\u0001", "")),
+    slots,
   );
 }

@@ -4,7 +4,14 @@ import type { Token } from "markdown-it";
 /** Turns one inline token's raw text into HTML. */
 export type InlineRenderer = (text: string, inBlockquote: boolean) => string;
 
+/** Paragraphs that link uploads, set aside so image previews can follow them (see previews.ts). */
+export interface PreviewSlots {
+  /** Each slot's paragraph HTML and whether it was a tight list item's text (no <p>). */
+  paragraphs: { html: string; bare: boolean }[];
+}
+
 interface Walk {
+  slots?: PreviewSlots;
   tokens: Token[];
   pos: number;
   blocks: readonly string[];
@@ -58,7 +65,11 @@ function block(w: Walk, token: Token): string {
       return w.codeBlock(token.content);
     case "hr":
       return "<hr>";
-    case "paragraph_open":
+    case "paragraph_open": {
+      const html = token.hidden ? leafContent(w) : `${openTag(token)}${leafContent(w)}</${token.tag}>`;
+      if (!w.slots || w.quoteDepth > 0 || !html.includes('href="/user_uploads/')) return html;
+      return previewSlot(w.slots.paragraphs.push({ html, bare: token.hidden }) - 1);
+    }
     case "heading_open":
     case "th_open":
     case "td_open": {
@@ -96,8 +107,13 @@ function listItem(w: Walk): string {
   return `<li>${text ?? ""}${rest.map((b) => b + "\n").join("")}</li>`;
 }
 
+/** The marker standing for a set-aside paragraph until previews are decided. */
+export function previewSlot(index: number): string {
+  return `\u0002${index}\u0002`;
+}
+
 /** Renders the whole token stream; `blocks` holds the stashed block HTML. */
-export function renderTokens(tokens: Token[], blocks: readonly string[], inline: InlineRenderer, codeBlock: (code: string) => string): string {
-  const w: Walk = { tokens, pos: 0, blocks, inline, quoteDepth: 0, codeBlock };
+export function renderTokens(tokens: Token[], blocks: readonly string[], inline: InlineRenderer, codeBlock: (code: string) => string, slots?: PreviewSlots): string {
+  const w: Walk = { tokens, pos: 0, blocks, inline, quoteDepth: 0, codeBlock, slots };
   return blocksUntil(w, null).filter((b) => b !== "").join("\n");
 }

@@ -24,6 +24,8 @@ import { scheduledMessageEndpoints } from "./scheduled-messages.js";
 import { realmLinkifierEndpoints } from "./realm-linkifiers.js";
 import { realmPlaygroundEndpoints } from "./realm-playgrounds.js";
 import { defaultStreamGroupEndpoints } from "./default-stream-groups.js";
+import { uploadEndpoints } from "./uploads.js";
+import { avatarEndpoints } from "./avatars.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, ...scheduledMessageEndpoints, ...realmLinkifierEndpoints, ...realmPlaygroundEndpoints, ...defaultStreamGroupEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, ...scheduledMessageEndpoints, ...realmLinkifierEndpoints, ...realmPlaygroundEndpoints, ...defaultStreamGroupEndpoints, ...uploadEndpoints, ...avatarEndpoints, apiDescriptionEndpoint(() => allEndpoints)];

@@ -45,6 +45,16 @@ const TYPE_OF_EXTENSION = new Map(Object.entries(EMOJI_IMAGE_TYPES).map(([type, 
  * authentication, as Zulip serves local uploads of avatars and emoji.
  */
 export function registerEmojiImageRoutes(http: FastifyInstance, ctx: AppContext): void {
+  http.get("/user_avatars/:realm_id/emoji/images/still/:file", async (request, reply) => {
+    const { realm_id: realmId, file } = request.params as Record<string, string>;
+    if (!/^\d+$/.test(realmId ?? "") || !/^[A-Za-z0-9-]+\.png$/.test(file ?? "")) return reply.code(404).type("text/plain").send("Not Found\n");
+    try {
+      const data = await fs.readFile(emojiFilePath(ctx.config.dataDir, Number(realmId), `still/${file ?? ""}`));
+      return reply.type("image/png").header("Cache-Control", "public, max-age=86400").send(data);
+    } catch {
+      return reply.code(404).type("text/plain").send("Not Found\n");
+    }
+  });
   http.get("/user_avatars/:realm_id/emoji/images/:file", async (request, reply) => {
     const { realm_id: realmId, file } = request.params as Record<string, string>;
     const type = TYPE_OF_EXTENSION.get(/\.[a-z]+$/.exec(file ?? "")?.[0] ?? "");

@@ -83,6 +83,8 @@ const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   "PATCH /default_stream_groups/{group_id}",
   "DELETE /default_stream_groups/{group_id}",
   "PATCH /default_stream_groups/{group_id}/streams",
+  "POST /users/me/avatar",
+  "DELETE /users/me/avatar",
 ];
 
 /**

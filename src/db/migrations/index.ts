@@ -14,6 +14,7 @@ import { m012Submessages } from "./012-submessages.js";
 import { m011ScheduledMessages } from "./011-scheduled-messages.js";
 import { m010RealmConfig } from "./010-realm-config.js";
 import { m017WelcomeBot } from "./017-welcome-bot.js";
+import { m016Attachments } from "./016-attachments.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "011-scheduled-messages": m011ScheduledMessages,
   "010-realm-config": m010RealmConfig,
   "017-welcome-bot": m017WelcomeBot,
+  "016-attachments": m016Attachments,
 };

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Insertable, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../index.js";
+import { unlinkAttachments } from "./attachments.js";
 import type { MessageTable } from "../schema.js";
 import { chunks, runInChunks, selectInChunks } from "../chunks.js";
 
@@ -224,6 +225,7 @@ export async function setUserMessageFlags(db: Db, userId: number, messageId: num
 
 /** Deletes messages with their per-user rows, reactions and submessages. */
 export async function deleteMessages(db: Db, ids: readonly number[]): Promise<void> {
+  await unlinkAttachments(db, ids);
   await runInChunks(ids, async (slice) => {
     await db.deleteFrom("reaction").where("message_id", "in", slice).execute();
     await db.deleteFrom("submessage").where("message_id", "in", slice).execute();

@@ -10,6 +10,7 @@ import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
 import { serverSupportedPermissionSettings } from "../realm/permissions.js";
 import { SERVER_JITSI_URL } from "../realm/settings.js";
 import type { StateSection } from "./types.js";
+import { THUMBNAIL_FORMATS, formatName } from "../../uploads/images.js";
 
 /** Zulip's server constants that /register reports with the realm section. */
 export const SERVER_LIMITS = {
@@ -51,7 +52,7 @@ export const realmSection: StateSection = {
       server_supported_permission_settings: serverSupportedPermissionSettings(),
       ...SERVER_LIMITS,
       max_avatar_file_size_mib: 5,
-      max_file_upload_size_mib: 25,
+      max_file_upload_size_mib: ctx.config.maxFileUploadSizeMib,
       max_icon_file_size_mib: 5,
       max_logo_file_size_mib: 5,
       development_environment: false,
@@ -71,7 +72,7 @@ export const realmSection: StateSection = {
       server_needs_upgrade: false,
       server_inline_image_preview: true,
       server_inline_url_embed_preview: false,
-      server_thumbnail_formats: [],
+      server_thumbnail_formats: THUMBNAIL_FORMATS.map((f) => ({ name: formatName(f), max_width: f.maxWidth, max_height: f.maxHeight, format: f.extension, animated: f.animated })),
       server_web_public_streams_enabled: false,
       server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
       server_jitsi_server_url: SERVER_JITSI_URL,

@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkRecordUpload, checkRemoveAttachment, discardUpload, stageUpload } from "../actions/uploads.js";
+import type { AppContext } from "../context.js";
+import { attachmentByPath, attachmentsOfOwner, realmUploadSpaceUsed } from "../db/queries/attachments.js";
+import { imageAttachmentsByPaths } from "../db/queries/image-attachments.js";
+import type { UserRow } from "../db/queries/users.js";
+import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
+import { endpoint } from "../http/endpoint.js";
+import { badRequest } from "../http/errors.js";
+import { sendFileError, sendStoredFile } from "../http/files.js";
+import { pathInt } from "../http/params.js";
+import { receiveSingleFile } from "../http/uploads.js";
+import { attachmentDicts, fileAccess, storedThumbnails } from "../lib/attachments.js";
+import { formatName, parseFormatName } from "../uploads/images.js";
+import { isPathId } from "../uploads/paths.js";
+
+// Shown in the browser when detected from the bytes as one of these; every other file is a download.
+const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"]);
+
+/** Uploading files, temporary download URLs, and the caller's attachments. */
+export const uploadEndpoints = [
+  endpoint({
+    method: "POST",
+    path: "/user_uploads",
+    streamsBody: true,
+    params: {},
+    async handler({ ctx, user, request, reply }) {
+      const maxBytes = ctx.config.maxFileUploadSizeMib * 1024 * 1024;
+      const staged = await receiveSingleFile(request, reply, maxBytes, (file) => stageUpload(ctx, user, file), (done) => discardUpload(ctx, done));
+      const url = await checkRecordUpload(ctx, user, staged);
+      return { uri: url, url };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/user_uploads/:realm_id_str/*",
+    params: {},
+    async handler({ ctx, user, path, reply }) {
+      const pathId = `${path.realm_id_str ?? ""}/${path["*"] ?? ""}`;
+      const { access } = isPathId(pathId) ? await fileAccess(ctx.db, user, pathId) : { access: "missing" as const };
+      if (access !== "allowed") {
+        sendFileError(reply, access === "missing" ? 404 : 403);
+        return {};
+      }
+      const name = pathId.split("/").pop() ?? "";
+      return { url: `/user_uploads/temporary/${ctx.urls.sign(pathId, ctx.clock.now())}/${encodeURIComponent(name)}` };
+    },
+  }),
+  endpoint({
+    method: "GET",
+    path: "/attachments",
+    params: {},
+    async handler({ ctx, user }) {
+      const attachments = await attachmentDicts(ctx.db, await attachmentsOfOwner(ctx.db, user.id));
+      return { attachments, upload_space_used: await realmUploadSpaceUsed(ctx.db, user.realm_id) };
+    },
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/attachments/:attachment_id",
+    params: {},
+    async handler({ ctx, user, path }) {
+      await checkRemoveAttachment(ctx, user, pathInt(path.attachment_id));
+      return {};
+    },
+  }),
+];
+
+/**
+ * The files themselves, outside /api/v1 as Zulip serves them: /user_uploads/{realm}/{path}
+ * for a caller authenticated by HTTP Basic or an `api_key` parameter, its thumbnails under
+ * /user_uploads/thumbnail/, and credential-free temporary URLs (about a minute).
+ */
+export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void {
+  http.get(
+    // A wildcard, not two parameters: tokens are longer than the router's parameter limit.
+    "/user_uploads/temporary/*",
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const [token, filename, ...rest] = ((request.params as Record<string, string | undefined>)["*"] ?? "").split("/");
+      if (rest.length > 0) return sendFileError(reply, 404);
+      const pathId = ctx.urls.verify(token ?? "", ctx.clock.now());
+      if (pathId === undefined) throw badRequest("Invalid token");
+      if (pathId.split("/").pop() !== filename) throw badRequest("Invalid filename");
+      await serveOriginal(ctx, request, reply, pathId);
+      return reply;
+    },
+  );
+  http.get(
+    "/user_uploads/thumbnail/*",
+    async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const user = await caller(ctx, request);
+      const rest = (request.params as Record<string, string | undefined>)["*"] ?? "";
+      const cut = rest.lastIndexOf("/");
+      const pathId = rest.slice(0, cut);
+      const format = parseFormatName(rest.slice(cut + 1));
+      if (!format || !isPathId(pathId)) return sendFileError(reply, 404);
+      const access = user ? (await fileAccess(ctx.db, user, pathId)).access : "forbidden";
+      if (access !== "allowed") return sendFileError(reply, access === "missing" ? 404 : 403);
+      const [image] = await imageAttachmentsByPaths(ctx.db, Number(pathId.split("/")[0]), [pathId]);
+      const made = image ? storedThumbnails(image) : [];
+      // An unknown format gets the closest one made, preferring the same kind (still or animated).
+      const closest = [...made].sort((a, b) => distance(a) - distance(b))[0];
+      function distance(t: (typeof made)[number]): number {
+        return (t.animated === format?.animated ? 0 : 1e9) + Math.abs(t.max_width - (format?.maxWidth ?? 0)) + (t.extension === format?.extension ? 0 : 1);
+      }
+      if (!closest) return sendFileError(reply, 404);
+      const name = formatName({ maxWidth: closest.max_width, maxHeight: closest.max_height, animated: closest.animated, extension: closest.extension });
+      await sendStoredFile(request, reply, ctx.files, { key: `thumbnail/${pathId}/${name}`, contentType: closest.content_type, inline: true, filename: name });
+      return reply;
+    },
+  );
+  // /user_uploads/download/… offers the same file as a download, whatever its type.
+  for (const [url, download] of [["/user_uploads/download/:realm_id/*", true], ["/user_uploads/:realm_id/*", false]] as const) {
+    http.get(url, async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+      const user = await caller(ctx, request);
+      const params = request.params as Record<string, string | undefined>;
+      const pathId = `${params.realm_id ?? ""}/${params["*"] ?? ""}`;
+      const access = isPathId(pathId) ? (user ? (await fileAccess(ctx.db, user, pathId)).access : await anonymousAccess(ctx, pathId)) : "missing";
+      if (access !== "allowed") return sendFileError(reply, access === "missing" ? 404 : 403);
+      await serveOriginal(ctx, request, reply, pathId, download);
+      return reply;
+    });
+  }
+}
+
+/** The caller of a file download: HTTP Basic, else `api_key`, else nobody. */
+async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserRow | undefined> {
+  if (request.headers.authorization !== undefined) return authenticate(ctx, request.headers.authorization);
+  const apiKey = (request.query as Record<string, unknown> | undefined)?.api_key;
+  if (typeof apiKey === "string") return authenticateApiKeyParam(ctx, apiKey);
+  return undefined;
+}
+
+/** Without credentials a file is never shown (no web-public access here); missing ones are still 404. */
+async function anonymousAccess(ctx: AppContext, pathId: string): Promise<"missing" | "forbidden"> {
+  return (await attachmentByPath(ctx.db, pathId)) ? "forbidden" : "missing";
+}
+
+async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string, download = false): Promise<void> {
+  const attachment = await attachmentByPath(ctx.db, pathId);
+  if (!attachment) {
+    sendFileError(reply, 404);
+    return;
+  }
+  const [image] = await imageAttachmentsByPaths(ctx.db, attachment.realm_id, [pathId]);
+  const inline = !download && image !== undefined && INLINE_IMAGE_TYPES.has(attachment.content_type);
+  await sendStoredFile(request, reply, ctx.files, { key: pathId, contentType: attachment.content_type, inline, filename: pathId.split("/").pop() ?? "" });
+}

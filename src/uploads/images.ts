@@ -1,0 +1,190 @@
+import sharp, { type Metadata, type Sharp } from "sharp";
+import { ApiError } from "../http/errors.js";
+
+/** Zulip's IMAGE_BOMB_TOTAL_PIXELS: no image whose pixels (all frames together) exceed this is decoded. */
+export const IMAGE_BOMB_TOTAL_PIXELS = 90_000_000;
+/** Zulip's DEFAULT_AVATAR_SIZE and MEDIUM_AVATAR_SIZE (square PNGs). */
+export const AVATAR_SIZE = 100;
+export const MEDIUM_AVATAR_SIZE = 500;
+/** Zulip's DEFAULT_EMOJI_SIZE (square). */
+export const EMOJI_SIZE = 64;
+
+/** The image types uploads are thumbnailed from, by sharp's format name. */
+const IMAGE_TYPES: Readonly<Record<string, string>> = {
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+  heif: "image/avif",
+  tiff: "image/tiff",
+};
+
+/** What the header of an image says. */
+export interface ImageFacts {
+  contentType: string;
+  width: number;
+  height: number;
+  frames: number;
+}
+
+/** Zulip's BadImageError. */
+export function badImage(msg: string): ApiError {
+  return new ApiError(msg, "BAD_IMAGE", 400);
+}
+
+// No operation cache (as Zulip sets libvips): each image is read once, and a cache only holds memory.
+sharp.cache(false);
+
+// Every decode goes through these: no pixel data beyond the bomb limit, no untrusted loaders.
+const LOAD = { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, failOn: "error" } as const;
+
+/**
+ * The type, size and frame count of an image, read from its header (the first bytes of a file
+ * are enough), or undefined when the bytes are not an image sharp decodes. Not a decode: cheap.
+ */
+export async function probeImage(bytes: Buffer | string): Promise<ImageFacts | undefined> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { ...LOAD, limitInputPixels: false }).metadata();
+  } catch {
+    return undefined;
+  }
+  const contentType = meta.format === "heif" ? (meta.compression === "av1" ? "image/avif" : undefined) : IMAGE_TYPES[meta.format ?? ""];
+  if (contentType === undefined || !meta.width || !meta.height) return undefined;
+  const frames = meta.pages ?? 1;
+  return { contentType, width: meta.width, height: meta.pageHeight ?? meta.height, frames };
+}
+
+/** Zulip's libvips_check_image: refuses what does not decode and images over the pixel limit. */
+export async function checkImage(bytes: Buffer | string): Promise<ImageFacts> {
+  const facts = await probeImage(bytes);
+  if (!facts) throw badImage("Could not decode image; did you upload an image file?");
+  if (facts.width * facts.height * facts.frames > IMAGE_BOMB_TOTAL_PIXELS) throw badImage("Image size exceeds limit.");
+  return facts;
+}
+
+/** A square avatar PNG: scaled to cover `size`×`size` and cropped at the centre (Zulip's resize_avatar). */
+export async function resizeAvatar(bytes: Buffer, size: number): Promise<Buffer> {
+  await checkImage(bytes);
+  try {
+    return await sharp(bytes, LOAD).rotate().resize(size, size, { fit: "cover", position: "centre" }).png().toBuffer();
+  } catch {
+    throw badImage("Image is corrupted or truncated");
+  }
+}
+
+/**
+ * A custom emoji at 64×64 in its own format (Zulip's resize_emoji), and for an animated one its
+ * first frame as a still PNG. Non-square animations are padded, not cropped.
+ */
+export async function resizeEmoji(bytes: Buffer, format: "png" | "gif" | "jpeg" | "webp" | "avif"): Promise<{ image: Buffer; still: Buffer | undefined }> {
+  const facts = await checkImage(bytes);
+  try {
+    const still = sharp(bytes, LOAD).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: "cover", position: "centre" });
+    if (facts.frames === 1) return { image: await encode(still, format).toBuffer(), still: undefined };
+    const animated = sharp(bytes, { ...LOAD, animated: true }).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } });
+    return { image: await encode(animated, format).toBuffer(), still: await still.png().toBuffer() };
+  } catch {
+    throw badImage("Image is corrupted or truncated");
+  }
+}
+
+function encode(image: Sharp, format: "png" | "gif" | "jpeg" | "webp" | "avif"): Sharp {
+  return image.toFormat(format);
+}
+
+/** One size and format uploads are thumbnailed into (Zulip's ThumbnailFormat). */
+export interface ThumbnailFormat {
+  extension: "webp" | "jpg";
+  maxWidth: number;
+  maxHeight: number;
+  animated: boolean;
+}
+
+/** A thumbnail as recorded once made (Zulip's StoredThumbnailFormat). */
+export interface StoredThumbnail {
+  extension: string;
+  max_width: number;
+  max_height: number;
+  animated: boolean;
+  content_type: string;
+  width: number;
+  height: number;
+  byte_size: number;
+}
+
+/**
+ * Zulip 9.0's THUMBNAIL_OUTPUT_FORMATS, in its order: the first still and the first animated
+ * format are the ones written into messages.
+ */
+export const THUMBNAIL_FORMATS: readonly ThumbnailFormat[] = [
+  { extension: "webp", maxWidth: 840, maxHeight: 560, animated: true },
+  { extension: "webp", maxWidth: 840, maxHeight: 560, animated: false },
+  { extension: "webp", maxWidth: 300, maxHeight: 200, animated: true },
+  { extension: "webp", maxWidth: 300, maxHeight: 200, animated: false },
+  { extension: "jpg", maxWidth: 300, maxHeight: 200, animated: false },
+];
+
+/** A format's name, the last part of its URL: `840x560.webp`, `840x560-anim.webp`. */
+export function formatName(format: { maxWidth: number; maxHeight: number; animated: boolean; extension: string }): string {
+  return `${format.maxWidth}x${format.maxHeight}${format.animated ? "-anim" : ""}.${format.extension}`;
+}
+
+/** Reads a format name back, or undefined. */
+export function parseFormatName(name: string): ThumbnailFormat | undefined {
+  const m = /^(\d+)x(\d+)(-anim)?\.(webp|jpg)$/.exec(name);
+  if (!m) return undefined;
+  return { maxWidth: Number(m[1]), maxHeight: Number(m[2]), animated: m[3] !== undefined, extension: m[4] === "jpg" ? "jpg" : "webp" };
+}
+
+/** The formats to make for an image: animated ones only for animations. */
+export function formatsFor(frames: number): ThumbnailFormat[] {
+  return THUMBNAIL_FORMATS.filter((f) => !f.animated || frames > 1);
+}
+
+/**
+ * Makes the thumbnails of one image, largest box first: each still format is scaled from the
+ * largest still one's pixels rather than from the original, so a big photo is decoded once (with
+ * shrink-on-load) instead of once per format.
+ */
+export async function makeThumbnails(input: Buffer | string, formats: readonly ThumbnailFormat[]): Promise<{ format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[]> {
+  const out: { format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[] = [];
+  const stills = formats.filter((f) => !f.animated);
+  const largest = stills.reduce<ThumbnailFormat | undefined>((a, b) => (a && a.maxWidth * a.maxHeight >= b.maxWidth * b.maxHeight ? a : b), undefined);
+  // The largest still box's pixels, decoded once and kept raw (no encode and decode between formats).
+  const pixels = largest
+    ? await sharp(input, LOAD).resize(largest.maxWidth, largest.maxHeight, { fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true })
+    : undefined;
+  for (const format of formats) {
+    const image =
+      !format.animated && pixels
+        ? sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } })
+        : sharp(input, { ...LOAD, animated: format.animated });
+    out.push({ format, ...(await makeThumbnail(image, format)) });
+  }
+  return out;
+}
+
+/**
+ * Makes one thumbnail: scaled down (never up) to fit the format's box, all frames kept for an
+ * animated format, the first frame only otherwise.
+ */
+async function makeThumbnail(source: Sharp, format: ThumbnailFormat): Promise<{ data: Buffer; stored: StoredThumbnail }> {
+  const image = source.resize(format.maxWidth, format.maxHeight, { fit: "inside", withoutEnlargement: true });
+  const encoded = format.extension === "jpg" ? image.flatten({ background: "#ffffff" }).jpeg({ quality: 80 }) : image.webp({ quality: 80 });
+  const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+  const height = info.pageHeight ?? info.height;
+  return {
+    data,
+    stored: {
+      extension: format.extension,
+      max_width: format.maxWidth,
+      max_height: format.maxHeight,
+      animated: format.animated,
+      content_type: format.extension === "jpg" ? "image/jpeg" : "image/webp",
+      width: info.width,
+      height,
+      byte_size: data.length,
+    },
+  };
+}

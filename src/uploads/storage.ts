@@ -1,0 +1,94 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { randomToken } from "../lib/secrets.js";
+
+/** A byte range of a stored file, both ends included (HTTP Range semantics). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** Where uploaded files live. Keys are path ids (`2/ab/xyz/name.png`) or derived keys. */
+export interface FileStore {
+  /**
+   * Streams `source` into `key`. The file appears under its key only once written whole; a
+   * source that fails (or a size limit it throws) leaves nothing behind. Returns the size.
+   */
+  put(key: string, source: Readable): Promise<number>;
+  /** A stream of the file (or of a range of it), or undefined when there is none. */
+  get(key: string, range?: ByteRange): Promise<Readable | undefined>;
+  /** The file's size, or undefined when there is none. */
+  size(key: string): Promise<number | undefined>;
+  exists(key: string): Promise<boolean>;
+  /** Removes the file; removing a missing file is not an error. */
+  delete(key: string): Promise<void>;
+  /** Removes every file whose key starts with `prefix` (which ends with "/"). */
+  deletePrefix(prefix: string): Promise<void>;
+  /**
+   * The file's path on this machine's disk, when the store keeps files there: image work then
+   * reads it directly (in libvips' threads) instead of through a buffer in JavaScript.
+   */
+  localPath?(key: string): string;
+}
+
+/** Files on local disk under one root directory (the data directory's `uploads/`). */
+export class LocalFileStore implements FileStore {
+  constructor(readonly root: string) {}
+
+  async put(key: string, source: Readable): Promise<number> {
+    const target = this.pathOf(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    // Written beside the target, then renamed: readers never see half a file.
+    const partial = `${target}.${randomToken(8)}.partial`;
+    try {
+      await pipeline(source, createWriteStream(partial, { flags: "wx" }));
+      await fs.rename(partial, target);
+    } catch (error) {
+      await fs.rm(partial, { force: true });
+      throw error;
+    }
+    return (await fs.stat(target)).size;
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    const file = this.pathOf(key);
+    if ((await this.size(key)) === undefined) return undefined;
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    try {
+      const stat = await fs.stat(this.pathOf(key));
+      return stat.isFile() ? stat.size : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    if (!prefix.endsWith("/")) throw new Error(`not a key prefix: ${prefix}`);
+    await fs.rm(this.pathOf(prefix.slice(0, -1)), { recursive: true, force: true });
+  }
+
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
+  /** The key's file under the root; a key that would leave the root is refused. */
+  private pathOf(key: string): string {
+    const resolved = path.resolve(this.root, key);
+    if (!resolved.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`storage key outside the store: ${key}`);
+    return resolved;
+  }
+}
