@@ -108,7 +108,7 @@ function handle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: F
   // The guard (administrators only…) answers before any parameter, even a multipart body, is read.
   if (ep.guard && user) ep.guard(user);
   // A multipart body is read only now, once the caller is known (GET routes have no multipart parser).
-  if (ep.method !== "GET" && request.isMultipart()) return readMultipart(request).then(() => run(ctx, ep, request, reply, user));
+  if (ep.method !== "GET" && !ep.streamsBody && request.isMultipart()) return readMultipart(request).then(() => run(ctx, ep, request, reply, user));
   return run(ctx, ep, request, reply, user);
 }
 

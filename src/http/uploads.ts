@@ -119,7 +119,9 @@ export async function receiveSingleFile<T>(
     if (typeof error === "object" && error !== null && (error as { code?: unknown }).code === FILE_TOO_LARGE) {
       throw badRequest(`Uploaded file is larger than the allowed limit of ${maxBytes / (1024 * 1024)} MiB`);
     }
-    throw error;
+    // Storage failing (a system call's error) is the server's fault; the body's parser failing is the client's.
+    if (typeof error === "object" && error !== null && "syscall" in error) throw error;
+    throw multipartError(error);
   }
   // Whatever followed the last part (the closing boundary may arrive after the parser finished)
   // is read and dropped: a request left unread keeps its connection busy for good.

@@ -6,7 +6,7 @@ import { imageAttachmentsByPaths } from "../db/queries/image-attachments.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../http/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
 import { pathInt } from "../http/params.js";
 import { receiveSingleFile } from "../http/uploads.js";
@@ -35,13 +35,12 @@ export const uploadEndpoints = [
     method: "GET",
     path: "/user_uploads/:realm_id_str/*",
     params: {},
-    async handler({ ctx, user, path, reply }) {
+    async handler({ ctx, user, path }) {
       const pathId = `${path.realm_id_str ?? ""}/${path["*"] ?? ""}`;
       const { access } = isPathId(pathId) ? await fileAccess(ctx.db, user, pathId) : { access: "missing" as const };
-      if (access !== "allowed") {
-        sendFileError(reply, access === "missing" ? 404 : 403);
-        return {};
-      }
+      // Zulip answers these two in HTML even here; under /api/v1 they are its envelope, same words.
+      if (access === "missing") throw new ApiError("File not found.", "BAD_REQUEST", 404);
+      if (access !== "allowed") throw new ApiError("You are not authorized to view this file.", "BAD_REQUEST", 403);
       const name = pathId.split("/").pop() ?? "";
       return { url: `/user_uploads/temporary/${ctx.urls.sign(pathId, ctx.clock.now())}/${encodeURIComponent(name)}` };
     },

@@ -127,12 +127,12 @@ describe("GET /api/v1/user_uploads/{realm_id}/{path}", () => {
     expect([late.status, await late.json()]).toEqual([400, error("Invalid token")]);
   });
 
-  it("refuses those who may not read the file", async () => {
+  it("refuses those who may not read the file, in the API's envelope with Zulip's words", async () => {
     const url = await uploaded(server, "hamlet", text("private.txt"));
     const res = await server.as("othello").get(url, {}, { validate: false });
-    expect([res.status, res.text]).toEqual([403, "<p>You are not authorized to view this file.</p>"]);
+    expect([res.status, res.body]).toEqual([403, error("You are not authorized to view this file.")]);
     const missing = await server.as("hamlet").get(url.replace(/[^/]+$/, "none.txt"), {}, { validate: false });
-    expect([missing.status, missing.text]).toEqual([404, "<p>File not found.</p>"]);
+    expect([missing.status, missing.body]).toEqual([404, error("File not found.")]);
   });
 });
 
