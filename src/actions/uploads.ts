@@ -79,6 +79,9 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
     },
   });
   file.stream.on("error", (error: Error) => inspect.destroy(error));
+  // Storage may not be reading yet when a cut-short body fails the file: the failure then waits on
+  // `inspect` for storage's pipeline to see, instead of going unheard (which ends the process).
+  inspect.on("error", () => {});
   file.stream.pipe(inspect);
   // A file past the size limit ends early; receiveSingleFile reports it (and discards this one).
   const size = await ctx.files.put(pathId, inspect);
