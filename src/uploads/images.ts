@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
 import { ApiError } from "../http/errors.js";
 
 /** Zulip's IMAGE_BOMB_TOTAL_PIXELS: no image whose pixels (all frames together) exceed this is decoded. */
@@ -32,8 +32,21 @@ export function badImage(msg: string): ApiError {
   return new ApiError(msg, "BAD_IMAGE", 400);
 }
 
-// No operation cache (as Zulip sets libvips): each image is read once, and a cache only holds memory.
-sharp.cache(false);
+type SharpInput = Buffer | string;
+let library: Promise<(input: SharpInput, options?: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp, loaded on the first image: libvips costs about 20 MB of memory, which a server that is
+ * never sent an image does not pay.
+ */
+function sharp(): Promise<(input: SharpInput, options?: SharpOptions) => Sharp> {
+  library ??= import("sharp").then(({ default: load }) => {
+    // No operation cache (as Zulip sets libvips): each image is read once, and a cache only holds memory.
+    load.cache(false);
+    return load;
+  });
+  return library;
+}
 
 // Every decode goes through these: no pixel data beyond the bomb limit, no untrusted loaders.
 const LOAD = { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, failOn: "error" } as const;
@@ -45,7 +58,7 @@ const LOAD = { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, failOn: "error" } as c
 export async function probeImage(bytes: Buffer | string): Promise<ImageFacts | undefined> {
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { ...LOAD, limitInputPixels: false }).metadata();
+    meta = await (await sharp())(bytes, { ...LOAD, limitInputPixels: false }).metadata();
   } catch {
     return undefined;
   }
@@ -67,7 +80,7 @@ export async function checkImage(bytes: Buffer | string): Promise<ImageFacts> {
 export async function resizeAvatar(bytes: Buffer, size: number): Promise<Buffer> {
   await checkImage(bytes);
   try {
-    return await sharp(bytes, LOAD).rotate().resize(size, size, { fit: "cover", position: "centre" }).png().toBuffer();
+    return await (await sharp())(bytes, LOAD).rotate().resize(size, size, { fit: "cover", position: "centre" }).png().toBuffer();
   } catch {
     throw badImage("Image is corrupted or truncated");
   }
@@ -79,10 +92,11 @@ export async function resizeAvatar(bytes: Buffer, size: number): Promise<Buffer>
  */
 export async function resizeEmoji(bytes: Buffer, format: "png" | "gif" | "jpeg" | "webp" | "avif"): Promise<{ image: Buffer; still: Buffer | undefined }> {
   const facts = await checkImage(bytes);
+  const load = await sharp();
   try {
-    const still = sharp(bytes, LOAD).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: "cover", position: "centre" });
+    const still = load(bytes, LOAD).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: "cover", position: "centre" });
     if (facts.frames === 1) return { image: await encode(still, format).toBuffer(), still: undefined };
-    const animated = sharp(bytes, { ...LOAD, animated: true }).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } });
+    const animated = load(bytes, { ...LOAD, animated: true }).resize(EMOJI_SIZE, EMOJI_SIZE, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } });
     return { image: await encode(animated, format).toBuffer(), still: await still.png().toBuffer() };
   } catch {
     throw badImage("Image is corrupted or truncated");
@@ -148,18 +162,19 @@ export function formatsFor(frames: number): ThumbnailFormat[] {
  * shrink-on-load) instead of once per format.
  */
 export async function makeThumbnails(input: Buffer | string, formats: readonly ThumbnailFormat[]): Promise<{ format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[]> {
+  const load = await sharp();
   const out: { format: ThumbnailFormat; data: Buffer; stored: StoredThumbnail }[] = [];
   const stills = formats.filter((f) => !f.animated);
   const largest = stills.reduce<ThumbnailFormat | undefined>((a, b) => (a && a.maxWidth * a.maxHeight >= b.maxWidth * b.maxHeight ? a : b), undefined);
   // The largest still box's pixels, decoded once and kept raw (no encode and decode between formats).
   const pixels = largest
-    ? await sharp(input, LOAD).resize(largest.maxWidth, largest.maxHeight, { fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true })
+    ? await load(input, LOAD).resize(largest.maxWidth, largest.maxHeight, { fit: "inside", withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true })
     : undefined;
   for (const format of formats) {
     const image =
       !format.animated && pixels
-        ? sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } })
-        : sharp(input, { ...LOAD, animated: format.animated });
+        ? load(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } })
+        : load(input, { ...LOAD, animated: format.animated });
     out.push({ format, ...(await makeThumbnail(image, format)) });
   }
   return out;
