@@ -95,7 +95,7 @@ async function checkPlan(tx: Db, actor: UserRow, changes: RealmSettingChanges, r
     const id = value(name);
     if (typeof id !== "number") continue;
     const groupId = checkGroupForRealmSetting(realmGroups, name, id);
-    // Guests' restricted view of other users is not implemented, so the setting stays at everyone.
+    // Rookery shows every user to guests, so role:everyone is the one value the setting can truthfully take.
     if (name === "can_access_all_users_group" && realmGroups.get(groupId)?.name !== SystemGroups.EVERYONE) {
       throw badRequest("Restricting guests' access to other users is not supported by this server.");
     }

@@ -1,6 +1,6 @@
 /** Zulip's emoji names: Zulip's own name table, plus the Emoji 15.0 additions from the iamcal dataset. */
 import { createRequire } from "node:module";
-import { zulipEmojiNames } from "./emoji-names.js";
+import { zulipEmojiNames } from "./emoji-names/index.js";
 
 /** One unicode emoji as Zulip names it. */
 export interface EmojiEntry {
