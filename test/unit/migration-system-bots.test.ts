@@ -17,9 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-describe("migration 006-system-bots", () => {
-  it("gives each existing realm the Notification Bot a new realm gets", async () => {
-    const { url, db, drop } = await databaseBefore("006-system-bots");
+/** Each migration that adds a system bot to the realms that existed before it. */
+const SYSTEM_BOT_MIGRATIONS = [
+  { migration: "006-system-bots", email: "notification-bot@zulip.com", name: "Notification Bot" },
+  { migration: "017-welcome-bot", email: "welcome-bot@zulip.com", name: "Welcome Bot" },
+];
+
+describe.each(SYSTEM_BOT_MIGRATIONS)("migration $migration", ({ migration, email, name }) => {
+  it(`gives each existing realm the ${name} a new realm gets`, async () => {
+    const { url, db, drop } = await databaseBefore(migration);
     const realm = await db
       .insertInto("realm")
       .values({ string_id: "old", name: "Old realm", description: "", date_created: 1600000000000, deactivated: 0, props: "{}" })
@@ -28,10 +34,10 @@ describe("migration 006-system-bots", () => {
     await db.destroy();
     const store = await openStore(url);
     try {
-      // Later migrations add further system bots (017: Welcome Bot); this one is about Notification Bot.
-      const migrated = await store.db.selectFrom("user").selectAll().where("realm_id", "=", realm.id).where("email", "=", "notification-bot@zulip.com").execute();
+      // Each migration is about its own bot; the others add theirs.
+      const migrated = await store.db.selectFrom("user").selectAll().where("realm_id", "=", realm.id).where("email", "=", email).execute();
       expect(migrated).toHaveLength(1);
-      const fresh = await server.app.ctx.db.selectFrom("user").selectAll().where("is_system_bot", "=", 1).where("email", "=", "notification-bot@zulip.com").execute();
+      const fresh = await server.app.ctx.db.selectFrom("user").selectAll().where("is_system_bot", "=", 1).where("email", "=", email).execute();
       expect(fresh).toHaveLength(1);
       const [old, made] = [migrated[0], fresh[0]];
       if (!old || !made) throw new Error("no bot");
@@ -39,7 +45,7 @@ describe("migration 006-system-bots", () => {
       expect(Object.keys(old).sort()).toEqual(Object.keys(made).sort());
       expect(old.date_joined).toBe(1600000000000);
       expect(old.api_key).toMatch(/^[A-Za-z0-9]{32}$/);
-      expect(comparable(old)).toMatchObject({ email: "notification-bot@zulip.com", full_name: "Notification Bot", is_bot: 1, is_system_bot: 1 });
+      expect(comparable(old)).toMatchObject({ email, full_name: name, is_bot: 1, is_system_bot: 1, bot_owner_id: null });
     } finally {
       await store.close();
       await drop();
