@@ -2,6 +2,7 @@ import type { AppEvent } from "../../events/types.js";
 import { defaultStreamGroupDicts, type ApiDefaultStreamGroup } from "../realm-config/default-stream-groups.js";
 import { Role } from "../roles.js";
 import { byName } from "../stream-list.js";
+import { applyStreamUpdate } from "./streams.js";
 import type { StateSection } from "./types.js";
 
 /**
@@ -30,15 +31,7 @@ function applyStream(groups: ApiDefaultStreamGroup[], event: Extract<AppEvent, {
     return;
   }
   for (const group of groups) {
-    for (const entry of group.streams) {
-      if (entry.stream_id !== event.stream_id) continue;
-      entry[event.property] = event.value;
-      if (event.property === "description") entry.rendered_description = event.rendered_description;
-      if (event.property === "invite_only") {
-        entry.history_public_to_subscribers = event.history_public_to_subscribers;
-        entry.is_web_public = event.is_web_public;
-      }
-    }
+    for (const entry of group.streams) applyStreamUpdate(entry, event);
     group.streams.sort(byName);
   }
 }

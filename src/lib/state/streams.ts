@@ -165,16 +165,19 @@ function applyStream(state: Record<string, unknown>, event: Extract<AppEvent, { 
     return;
   }
   const keys = ["streams", "subscriptions", "unsubscribed", "never_subscribed", "realm_default_streams"];
-  for (const entry of keys.flatMap((k) => list(state, k) ?? [])) {
-    if (entry.stream_id !== event.stream_id) continue;
-    entry[event.property] = event.value;
-    if (event.property === "description") entry.rendered_description = event.rendered_description;
-    if (event.property === "invite_only") {
-      entry.history_public_to_subscribers = event.history_public_to_subscribers;
-      entry.is_web_public = event.is_web_public;
-    }
-  }
+  for (const entry of keys.flatMap((k) => list(state, k) ?? [])) applyStreamUpdate(entry, event);
   for (const key of keys) list(state, key)?.sort(byName);
+}
+
+/** A stream update event applied to one channel object of the state (others are left alone). */
+export function applyStreamUpdate(entry: ApiStream, event: Extract<AppEvent, { type: "stream"; op: "update" }>): void {
+  if (entry.stream_id !== event.stream_id) return;
+  entry[event.property] = event.value;
+  if (event.property === "description") entry.rendered_description = event.rendered_description;
+  if (event.property === "invite_only") {
+    entry.history_public_to_subscribers = event.history_public_to_subscribers;
+    entry.is_web_public = event.is_web_public;
+  }
 }
 
 /** realm_default_streams (guests get []) and default_streams events. */
