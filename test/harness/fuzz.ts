@@ -29,6 +29,15 @@ const GARBAGE: fc.Arbitrary<string> = fc.oneof(
   fc.json({ maxDepth: 3 }),
 );
 
+// The server's own OpenAPI description is a document, not an API answer in Zulip's envelope; and
+// the calls that take the callers' own credentials away would leave the rest of a run at 401.
+const LEFT_OUT = ["GET /openapi.json", "POST /users/me/api_key/regenerate", "DELETE /users/me", "DELETE /users/:user"];
+
+/** The endpoints a fuzz run sends to: all but those above. */
+export function fuzzableEndpoints(endpoints: readonly Endpoint[]): Endpoint[] {
+  return endpoints.filter((ep) => !LEFT_OUT.includes(`${ep.method} ${ep.path}`));
+}
+
 /** A value for one declared parameter: usually of its type, sometimes garbage. */
 function paramValue(param: Param<unknown>): fc.Arbitrary<string> {
   const typed = fromSchema(param.doc.schema, 0).map((value) => (param.doc.json || typeof value !== "string" ? JSON.stringify(value) : value));
