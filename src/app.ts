@@ -55,9 +55,16 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The server's logger: JSON lines, or through pino-pretty (loaded only then) for a terminal. */
+async function createLogger(config: Config): Promise<Logger> {
+  if (config.logFormat === "json") return pino({ level: config.logLevel });
+  const { default: pretty } = await import("pino-pretty");
+  return pino({ level: config.logLevel }, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }));
+}
+
 /** Opens the database and builds the context the server and the CLI share. */
 export async function createContext(config: Config, options: AppOptions = {}): Promise<AppContext> {
-  const log = options.logger ?? pino({ level: config.logLevel });
+  const log = options.logger ?? (await createLogger(config));
   const store = await openStore(config.databaseUrl, (error) => log.warn({ err: error }, "idle database connection closed"));
   const clock = options.clock ?? systemClock;
   const queues = new QueueRegistry(clock, log, options.events);

@@ -11,6 +11,8 @@ export interface Config {
   emailGatewayDomain: string;
   smtpUrl: string | null;
   logLevel: string;
+  /** "json" (one JSON object per line, for log collectors) or "pretty" (coloured text, for a terminal). */
+  logFormat: LogFormat;
   /** Per-user API calls allowed per minute (Zulip's api_by_user default is 200 per 60 s). */
   rateLimitPerMinute: number;
   /** Unauthenticated API calls allowed per minute from one address (Zulip's api_by_ip: 100 per 60 s). */
@@ -23,6 +25,8 @@ export interface Config {
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Reads and validates the ROOKERY_* environment variables. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,10 +53,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`ROOKERY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
+  const logFormat = LOG_FORMATS.find((format) => format === (env.ROOKERY_LOG_FORMAT ?? "json"));
+  if (logFormat === undefined) {
+    throw new ConfigError(`ROOKERY_LOG_FORMAT must be one of ${LOG_FORMATS.join(", ")}, got "${env.ROOKERY_LOG_FORMAT}"`);
+  }
   const rateLimitPerMinute = parseCount(env, "ROOKERY_RATE_LIMIT_PER_MINUTE", "200");
   const anonRateLimitPerMinute = parseCount(env, "ROOKERY_ANON_RATE_LIMIT_PER_MINUTE", "100");
   const maxFileUploadSizeMib = parseCount(env, "ROOKERY_MAX_FILE_UPLOAD_SIZE_MIB", "25");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib };
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

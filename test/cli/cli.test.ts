@@ -101,4 +101,23 @@ describe("rookery serve", () => {
     expect(await stop(second.child)).toBe(0);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 30_000);
+
+  it("logs JSON lines by default and readable text with ROOKERY_LOG_FORMAT=pretty", async () => {
+    const lines = async (extra: Record<string, string>) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-log-"));
+      const server = await spawnServer(MAIN, env({ ROOKERY_DATA_DIR: dir, ROOKERY_PORT: String(await freePort()), ROOKERY_LOG_LEVEL: "info", ...extra }));
+      const exited = new Promise((resolve) => server.child.on("exit", resolve));
+      server.child.kill("SIGTERM");
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+      return server.out().split("\n").filter((line) => line.includes("no saved event queues"));
+    };
+    const [json] = await lines({});
+    expect(JSON.parse(json ?? "")).toMatchObject({ level: 30, msg: "no saved event queues; starting with none" });
+    const [pretty] = await lines({ ROOKERY_LOG_FORMAT: "pretty" });
+    // eslint-disable-next-line no-control-regex
+    expect(pretty?.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: no saved event queues; starting with none$/);
+    const bad = await rookery(["serve"], { ROOKERY_LOG_FORMAT: "xml" });
+    expect(bad).toMatchObject({ code: 1, stderr: 'rookery: ROOKERY_LOG_FORMAT must be one of json, pretty, got "xml"\n' });
+  }, 30_000);
 });
