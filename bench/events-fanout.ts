@@ -25,7 +25,7 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { runUnderServerFlags, serverFlags } from "./server-flags.js";
+import { runUnderServerFlags, serverEnv, serverFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
@@ -186,6 +186,7 @@ class Child {
     // Spawned under the server's flags itself: a re-run would lose the IPC channel.
     const proc = spawn(process.execPath, [...serverFlags(), ...flags, fs.realpathSync(bin), SCRIPT, "--", "--serve", kind, String(clients), eventKind], {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: { ...process.env, ...serverEnv() },
     });
     const ready = await new Promise<Ready>((resolve, reject) => {
       proc.once("message", (msg) => resolve((msg as { ready: Ready }).ready));

@@ -18,7 +18,7 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { runUnderServerFlags, serverFlags } from "./server-flags.js";
+import { runUnderServerFlags, serverEnv, serverFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   // Spawned under the server's flags itself: a re-run would lose the IPC channel.
   const child: ChildProcess = spawn(process.execPath, [...serverFlags(), fs.realpathSync(bin), SCRIPT, "--", "--serve", String(users), String(channels)], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
-    env: { ...process.env, NODE_OPTIONS: "--expose-gc" },
+    env: { ...process.env, ...serverEnv(), NODE_OPTIONS: "--expose-gc" },
   });
   process.on("exit", () => child.kill());
   const ready = await new Promise<{ port: number; auths: string[] }>((resolve, reject) => {

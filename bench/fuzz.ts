@@ -17,23 +17,27 @@ import path from "node:path";
 import fc from "fast-check";
 import { allEndpoints } from "../src/routes/index.js";
 import { faultOf, fuzzableEndpoints, fuzzRequest, send, type Caller, type FuzzRequest } from "../test/harness/fuzz.js";
-import { serverFlags } from "./server-flags.js";
+import { serverEnv, serverFlags } from "./server-flags.js";
 import { sized } from "./short.js";
 
 const REQUESTS = sized(process.argv[2], 100_000, 2_000);
 const FLOOD = sized(process.argv[3], 10_000, 200);
 const CONCURRENCY = 8;
+const QUIET_MS = sized(undefined, 10_000, 2_000);
 const PORT = 19_881;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAIN = path.join(ROOT, "dist/rookery.js");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-fuzz-"));
-const env = { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: String(PORT), ROOKERY_LOG_LEVEL: "silent", ROOKERY_RATE_LIMIT_PER_MINUTE: "0", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" };
+const env = { ...process.env, ...serverEnv(), ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: String(PORT), ROOKERY_LOG_LEVEL: "silent", ROOKERY_RATE_LIMIT_PER_MINUTE: "0", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" };
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-/** The server process's resident memory, after a moment's quiet. */
-async function serverRss(pid: number): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+/**
+ * The server process's resident memory after `quietMs` of quiet: a server collects its garbage
+ * a second or two after a burst ends (src/heap.ts), and V8 returns memory a few seconds later.
+ */
+async function serverRss(pid: number, quietMs: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, quietMs));
   const line = fs.readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:")) ?? "VmRSS: 0 kB";
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
 }
@@ -75,7 +79,7 @@ callers.push({ name: "anonymous", authorization: undefined }, { name: "bad key",
 const endpoints = fuzzableEndpoints(allEndpoints);
 const pid = child.pid ?? 0;
 
-const before = await serverRss(pid);
+const before = await serverRss(pid, 1000);
 const byStatus = new Map<number, number>();
 let errors = 0;
 let nonEnvelope = 0;
@@ -101,12 +105,12 @@ await pool(requests(), async (request) => {
   }
 });
 const seconds = (performance.now() - started) / 1000;
-const after = await serverRss(pid);
+const after = await serverRss(pid, QUIET_MS);
 console.log(`fuzz: ${REQUESTS} requests in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)}/s), ${endpoints.length} endpoints, ${callers.length} callers`);
 console.log(`  by status: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`);
 console.log(`  5xx: ${errors}; non-envelope answers: ${nonEnvelope}; connections reset: ${transport}`);
 for (const example of examples) console.log(`    ${example}`);
-console.log(`  server RSS before ${mb(before)} MB, after ${mb(after)} MB: ${(after / before).toFixed(2)}× (target ≤ 1.5×)`);
+console.log(`  server RSS before ${mb(before)} MB, after (${QUIET_MS / 1000} s quiet) ${mb(after)} MB: ${(after / before).toFixed(2)}× (target ≤ 1.5×)`);
 console.log(`  the server holds ${await serverFigures()}`);
 
 const floodBefore = after;
@@ -121,7 +125,7 @@ await pool(
     if (answer.status === 400) refused++;
   },
 );
-const floodAfter = await serverRss(pid);
+const floodAfter = await serverRss(pid, QUIET_MS);
 console.log(
   `anonymous flood: ${FLOOD} fetch_api_key calls with 100 KB usernames in ${((performance.now() - floodStarted) / 1000).toFixed(1)} s, ${refused} answered 400; ` +
     `server RSS ${mb(floodBefore)} → ${mb(floodAfter)} MB (${floodAfter >= floodBefore ? "+" : ""}${mb(floodAfter - floodBefore)} MB, target ≤ 20 MB)`,

@@ -13,3 +13,30 @@ v8.setFlagsFromString("--semi-space-growth-factor=1");
 export function allowYoungGenerationGrowth(): void {
   v8.setFlagsFromString("--semi-space-growth-factor=2");
 }
+
+/** Requests between collections below which a quiet spell is not worth a collection. */
+const BURST_REQUESTS = 2000;
+
+/**
+ * After a burst of traffic V8 keeps the heap it grew to, and with the memory reducer off for
+ * small heaps (see main.ts) nothing collects the old generation while the server is quiet: the
+ * burst's garbage stays resident until the next burst. Once a second passes with no request
+ * answered after at least BURST_REQUESTS, this runs one full collection, off the request path.
+ * Needs `--expose-gc` (the `rookery` command's flags); without it, does nothing.
+ */
+export function collectAfterBursts(answered: () => number): () => void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) return () => {};
+  let seen = answered();
+  let collectedAt = seen;
+  const timer = setInterval(() => {
+    const now = answered();
+    if (now === seen && now - collectedAt >= BURST_REQUESTS) {
+      gc();
+      collectedAt = now;
+    }
+    seen = now;
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

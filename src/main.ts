@@ -1,10 +1,17 @@
-#!/usr/bin/env -S node --no-memory-reducer-for-small-heaps
-// V8's memory reducer compacts a small heap whenever the process idles for a few seconds, and the
-// same requests then cost a quarter more CPU for as long as the process runs (GET /users/me:
-// 66k → 52k req/s after 12 idle seconds). A small heap has little to give back; the flag keeps
-// the reducer for large ones. `npm start` and the installed `rookery` command run with it.
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --expose-gc --min-semi-space-size=4 --max-semi-space-size=8
+// How the `rookery` command (and `npm start`) runs, for a server that gives memory back after a
+// burst without getting slower:
+// - MALLOC_MMAP_THRESHOLD_ fixes glibc's threshold for mmap'd blocks at 128 KiB. Left dynamic, it
+//   rises after the first large block is freed, and from then on scrypt's 16 MiB work areas (one
+//   per thread-pool thread) and large bodies stay in malloc's arenas for good: +64 MiB after a few
+//   logins.
+// - V8's young generation is kept between 2×4 and 2×8 MiB. Its default floor let the memory
+//   reducer shrink it to 1 MiB when the process idled, after which GET /users/me took twice the
+//   scavenges for the rest of the process's life; its default ceiling (2×16 MiB) is resident
+//   memory a burst leaves behind.
+// - --expose-gc lets the server collect once after a burst (heap.ts, collectAfterBursts).
 // First: it holds off the young generation's growth while the rest loads.
-import { allowYoungGenerationGrowth } from "./heap.js";
+import { allowYoungGenerationGrowth, collectAfterBursts } from "./heap.js";
 import { Command, Option } from "commander";
 import { createContext } from "./app.js";
 import { createRealm } from "./actions/realms.js";
@@ -26,8 +33,9 @@ program
   .command("serve", { isDefault: true })
   .description("run the server (the default command)")
   .action(async () => {
-    await serve(config());
+    const app = await serve(config());
     allowYoungGenerationGrowth();
+    collectAfterBursts(() => app.ctx.metrics.answered);
   });
 
 program

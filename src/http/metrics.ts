@@ -22,6 +22,8 @@ export class Metrics {
   private readonly requests: Counter<"method" | "route" | "status">;
   private readonly latency: Histogram<"method" | "route">;
   private readonly writes: Histogram;
+  /** Requests answered since start (a plain number, for the process's own idle-time housekeeping). */
+  answered = 0;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -36,6 +38,7 @@ export class Metrics {
 
   /** Counts one answered request; `route` is the route's pattern, not the URL (bounded labels). */
   request(method: string, route: string, status: number, seconds: number): void {
+    this.answered++;
     this.requests.labels(method, route, String(status)).inc();
     this.latency.labels(method, route).observe(seconds);
   }
