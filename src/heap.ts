@@ -24,8 +24,7 @@ const BURST_REQUESTS = 2000;
  * answered after at least BURST_REQUESTS, this runs one full collection, off the request path.
  * Needs `--expose-gc` (the `rookery` command's flags); without it, does nothing.
  */
-export function collectAfterBursts(answered: () => number): () => void {
-  const gc = (globalThis as { gc?: () => void }).gc;
+export function collectAfterBursts(answered: () => number, gc = (globalThis as { gc?: () => void }).gc): () => void {
   if (gc === undefined) return () => {};
   let seen = answered();
   let collectedAt = seen;

@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { collectAfterBursts } from "../../src/heap.js";
+
+describe("collectAfterBursts", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("collects once a second passes with no request after a burst of 2,000, and not while busy", () => {
+    let answered = 0;
+    const gc = vi.fn();
+    const stop = collectAfterBursts(() => answered, gc);
+    for (let second = 0; second < 5; second++) {
+      answered += 1000;
+      vi.advanceTimersByTime(1000);
+    }
+    expect(gc).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(10_000);
+    expect(gc).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it("leaves a quiet server with a few requests alone, and does nothing without a collector", () => {
+    let answered = 0;
+    const gc = vi.fn();
+    const stop = collectAfterBursts(() => answered, gc);
+    answered = 1999;
+    vi.advanceTimersByTime(5000);
+    expect(gc).not.toHaveBeenCalled();
+    answered = 2001;
+    vi.advanceTimersByTime(2000);
+    expect(gc).toHaveBeenCalledTimes(1);
+    stop();
+    expect(() => collectAfterBursts(() => 0, undefined)()).not.toThrow();
+  });
+});
