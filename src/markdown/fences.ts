@@ -99,5 +99,7 @@ export function processFences(lines: readonly string[], out: FenceOutput): strin
     const block = stack.pop();
     if (block) emit(finish(block, out));
   }
+  // Zulip's pass ends its output with a blank line unless the line before last is blank.
+  if (result.length > 2 && result[result.length - 2] !== "") result.push("");
   return result;
 }
