@@ -51,6 +51,8 @@ function kindOf(lang: string): Kind {
 }
 
 function finish(block: OpenFence, out: FenceOutput): string[] {
+  // A fence with nothing inside leaves nothing behind.
+  if (block.lines.length === 0) return [];
   if (block.kind === "code") return ["", out.stash(out.code(block.lang, block.lines.join("\n"))), ""];
   if (block.kind === "math") return ["", out.stash(out.math(block.lines.join("\n"))), ""];
   if (block.kind === "quote") return [""].concat(block.lines.map((l) => "> " + l), [""]);

@@ -67,7 +67,7 @@ function renderMathBlock(text: string): string {
 // result is the same paragraph the full path would build.
 function renderSimple(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string | null {
   if (/[\n\r]/.test(content) || !/^[\p{L}@:]/u.test(content)) return null;
-  const [line = ""] = normalizeSource(content);
+  const [line = ""] = normalizeSource([content]);
   const html = `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>`;
   if (!html.includes('href="/user_uploads/')) return html;
   return previewSlot(slots.paragraphs.push({ html, bare: false }) - 1);
@@ -75,9 +75,10 @@ function renderSimple(content: string, ctx: RenderContext, found: Collector, slo
 
 // The full path: line passes (hanging lists, fences), block parsing, then serialisation.
 function renderBlocks(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string {
+  if (content.trim() === "") return "";
   const blocks: string[] = [];
   const stash = (html: string): string => blockLine(blocks.push(html) - 1);
-  const lines = processFences(separateHangingLists(normalizeSource(content)), {
+  const lines = processFences(normalizeSource(separateHangingLists(content.split("\n"))), {
     code: renderCodeBlock,
     math: renderMathBlock,
     stash,

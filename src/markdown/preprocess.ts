@@ -4,14 +4,16 @@ import { maxFenceDepth, parseFence } from "./fences.js";
 /**
  * Line endings, tabs and blank lines normalised; placeholder characters
  * removed; two blank lines added at the end, as Python-Markdown does, so the
- * last block never ends in a newline.
+ * last block never ends in a newline. Runs after the hanging-list pass, as in
+ * Zulip (which sees lines of spaces as text).
  */
-export function normalizeSource(content: string): string[] {
+export function normalizeSource(lines: readonly string[]): string[] {
   // eslint-disable-next-line no-control-regex
-  const clean = content.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0003]/g, "") + "\n\n";
-  return clean.split("\n").map((line) => {
+  const clean = lines.join("\n").replace(/\r\n?/g, "\n").replace(/[\u0000-\u0003]/g, "") + "\n\n";
+  // Python-Markdown empties lines of spaces, except the first (its pattern needs a newline before).
+  return clean.split("\n").map((line, index) => {
     const expanded = line.includes("\t") ? expandTabs(line) : line;
-    return /^[ ]+$/.test(expanded) ? "" : expanded;
+    return index > 0 && /^[ ]+$/.test(expanded) ? "" : expanded;
   });
 }
 

@@ -22,6 +22,8 @@ export interface BlockOutput {
 // Marks a line that stands for stashed block HTML (a code block, spoiler edge, math).
 // eslint-disable-next-line no-control-regex -- the marker is built from control characters on purpose
 const markerRe = /\u0002block:(\d+)\u0003/g;
+// eslint-disable-next-line no-control-regex -- as above
+const wholeMarkerRe = /^\u0002block:(\d+)\u0003$/;
 
 /** The line that stands for stashed block number `index`. */
 export function blockLine(index: number): string {
@@ -46,9 +48,16 @@ function prettify(el: BlockElement): void {
   if (isBlank(el.tail)) el.tail = "\n";
 }
 
+// Python-Markdown's prettifier also replaces blank text after a <br> with the newline alone.
+const blankAfterBreak = /<br>\n\s+(?=<|$)/g;
+
 // Inline HTML for block text; stashed blocks inside it are put back as they are.
 function text(raw: string, out: BlockOutput, inQuote: boolean): string {
   if (isBlank(raw)) return raw;
+  return inlineWithStash(raw, out, inQuote).replace(blankAfterBreak, "<br>\n");
+}
+
+function inlineWithStash(raw: string, out: BlockOutput, inQuote: boolean): string {
   if (!raw.includes("\u0002")) return out.inline(raw, inQuote);
   let html = "";
   let from = 0;
@@ -83,7 +92,7 @@ function serialize(el: BlockElement, out: BlockOutput, inQuote: boolean, parts: 
   }
   const quoted = inQuote || el.tag === "blockquote";
   // A paragraph that is nothing but a stashed block is replaced by that block.
-  const stash = el.tag === "p" ? /^\u0002block:(\d+)\u0003$/.exec(el.text) : null;
+  const stash = el.tag === "p" ? wholeMarkerRe.exec(el.text) : null;
   if (stash) {
     parts.push(out.stashed[Number(stash[1])] ?? "");
     return;
@@ -102,7 +111,13 @@ function serialize(el: BlockElement, out: BlockOutput, inQuote: boolean, parts: 
 function children(el: BlockElement, out: BlockOutput, inQuote: boolean, parts: string[]): void {
   for (const child of el.children) {
     serialize(child, out, inQuote, parts);
-    parts.push(isBlank(child.tail) ? child.tail : text(child.tail, out, inQuote));
+    if (isBlank(child.tail)) {
+      parts.push(child.tail);
+      continue;
+    }
+    // Text that starts with markup (the <br> of its leading newline) leaves the child's tail blank, so a newline.
+    const html = text(child.tail, out, inQuote);
+    parts.push(html.startsWith("<") ? `\n${html}` : html);
   }
 }
 
