@@ -7,23 +7,24 @@ const bareMarker = /^ {0,3}>\s*$/;
 const markerPrefix = /^ {0,3}> ?/;
 
 /**
- * The line where a quote starts: the first `>` line unless it and every line
- * after it are bare `>` markers (Zulip: a block of nothing but markers is text).
- * Everything from there to the end of the block is quoted, `>` or not.
+ * Where the quote starts (an offset into the block): at the first `>` line,
+ * unless it and every line after it are bare `>` markers (Zulip: a block of
+ * nothing but markers is text). Everything from there to the end of the block
+ * is quoted, `>` or not.
  */
-function quoteStart(lines: readonly string[]): number {
-  // A block can end in one empty line (from a quote's trailing `>`); it counts as the end.
-  let end = lines.length;
-  if (end > 1 && lines[end - 1] === "") end--;
-  let allBareAfter = true; // lines [i + 1, end) are all bare markers
+function quoteStart(block: string): number {
   let first = -1;
-  for (let i = end - 1; i >= 0; i--) {
-    const line = lines[i] ?? "";
-    const bare = bareMarker.test(line);
-    if (quoteLine.test(line) && !(bare && allBareAfter)) first = i;
-    allBareAfter &&= bare;
+  for (let at = 0; at <= block.length; ) {
+    const newline = block.indexOf("\n", at);
+    const end = newline === -1 ? block.length : newline;
+    const line = block.slice(at, end);
+    // An empty line can only end the block (a quote's trailing `>`): it counts as the end.
+    if (line === "") break;
+    if (first === -1 && quoteLine.test(line)) first = at;
+    if (first !== -1 && !bareMarker.test(line)) return first;
+    at = end + 1;
   }
-  return first;
+  return -1;
 }
 
 function clean(line: string): string {
@@ -34,12 +35,13 @@ function clean(line: string): string {
 
 /** A quote: the lines before it are parsed first; a new quote never merges into the previous one. */
 export const quoteProcessor: BlockProcessor = {
-  test: (parser, _parent, block) => block.includes(">") && parser.canNest() && quoteStart(block.split("\n")) !== -1,
+  test: (parser, _parent, block) => block.includes(">") && parser.canNest() && quoteStart(block) !== -1,
   run(parser, parent, queue) {
-    const lines = (queue.pop() ?? "").split("\n");
-    const start = quoteStart(lines);
-    if (start > 0) parser.parseBlocks(parent, [lines.slice(0, start).join("\n")]);
-    const quoted = lines.slice(start).map(clean).join("\n");
+    const block = queue.pop() ?? "";
+    const start = quoteStart(block);
+    // The lines before the quote (without the newline that ends them).
+    if (start > 0) parser.parseBlocks(parent, [block.slice(0, start - 1)]);
+    const quoted = block.slice(start).split("\n").map(clean).join("\n");
     const quote = element("blockquote", parent);
     parser.withState("blockquote", () => parser.parseChunk(quote, start > 0 ? `\n${quoted}` : quoted));
   },

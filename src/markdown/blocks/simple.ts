@@ -128,17 +128,22 @@ function isRuleLine(line: string): boolean {
 }
 
 function findRule(block: string): Found | null {
-  let start = 0;
-  for (const line of block.split("\n")) {
-    if (isRuleLine(line)) return { start, end: start + line.length };
-    start += line.length + 1;
+  for (let start = 0; start < block.length; ) {
+    const newline = block.indexOf("\n", start);
+    const end = newline === -1 ? block.length : newline;
+    // Cheap first look: at most three spaces, then a rule character.
+    let i = start;
+    while (i < end && i - start < 4 && block[i] === " ") i++;
+    const c = block[i];
+    if (i - start < 4 && (c === "-" || c === "_" || c === "*") && isRuleLine(block.slice(start, end))) return { start, end };
+    start = end + 1;
   }
   return null;
 }
 
 /** A rule line anywhere in a block splits it. */
 export const hrProcessor: BlockProcessor = {
-  test: (_p, _parent, block) => /[-_*]/.test(block) && findRule(block) !== null,
+  test: (_p, _parent, block) => findRule(block) !== null,
   run(parser, parent, queue) {
     const block = pop(queue);
     const rule = findRule(block);
