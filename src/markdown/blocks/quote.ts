@@ -4,7 +4,6 @@ import { element } from "./tree.js";
 
 const quoteLine = /^ {0,3}>/;
 const bareMarker = /^ {0,3}>\s*$/;
-const markerPrefix = /^ {0,3}> ?/;
 
 /**
  * Where the quote starts (an offset into the block): at the first `>` line,
@@ -27,10 +26,14 @@ function quoteStart(block: string): number {
   return -1;
 }
 
+// Drops a line's `>` marker (and one space after it); a bare marker leaves an empty line.
 function clean(line: string): string {
+  if (!line.includes(">")) return line;
   if (line.trim() === ">") return "";
-  const m = markerPrefix.exec(line);
-  return m ? line.slice(m[0].length) : line;
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  if (line[i] !== ">") return line;
+  return line.slice(line[i + 1] === " " ? i + 2 : i + 1);
 }
 
 /** A quote: the lines before it are parsed first; a new quote never merges into the previous one. */
