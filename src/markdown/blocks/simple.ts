@@ -36,6 +36,14 @@ function detab(block: string): [string, string] {
   return [taken.join("\n"), lines.slice(taken.length).join("\n")];
 }
 
+// Removes one four-space indent from each line that has it.
+function dedentCode(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (line.startsWith(codeIndent) ? line.slice(codeIndent.length) : line))
+    .join("\n");
+}
+
 /** Lines indented by four spaces are code (Zulip keeps Python-Markdown's indented code blocks). */
 export const codeProcessor: BlockProcessor = {
   test: (_p, _parent, block) => block.startsWith(codeIndent),
@@ -104,7 +112,8 @@ export const headingProcessor: BlockProcessor = {
     const after = block.slice(h.end);
     if (before !== "") parser.parseBlocks(parent, [before]);
     element(`h${h.level}`, parent, h.text);
-    if (after !== "") queue.push(after);
+    // In a later item of a loose list the lines after the heading are still indented (Python-Markdown 3.6).
+    if (after !== "") queue.push(parser.state() === "looselist" ? dedentCode(after) : after);
   },
 };
 
