@@ -167,9 +167,9 @@ describe("Lists with quotes and code blocks", () => {
     );
   });
 
-  it("keeps list markers after quoted text as text", () => {
+  it("keeps list markers after quoted text as text (a lone * and the newline before it stay text)", () => {
     expect(html("> a\n> * b\n> * c")).toBe(
-      "<blockquote>\n<p>a<br>\n* b<br>\n* c</p>\n</blockquote>",
+      "<blockquote>\n<p>a\n* b\n* c</p>\n</blockquote>",
     );
   });
 

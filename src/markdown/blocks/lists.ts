@@ -6,7 +6,7 @@
  * it) loose, with its text in a <p>.
  */
 import type { BlockParser, BlockProcessor } from "./parser.js";
-import { element, lastChild, type BlockElement } from "./tree.js";
+import { dedentLines, element, lastChild, type BlockElement } from "./tree.js";
 
 const indent = "  ";
 const listTags = new Set(["ul", "ol"]);
@@ -74,12 +74,16 @@ function listProcessor(kind: ListKind): BlockProcessor {
   };
 }
 
+// Moves an item's own text into a paragraph before its children.
+function textToParagraph(item: BlockElement): void {
+  if (item.text === "") return;
+  item.children.unshift(element("p", undefined, item.text));
+  item.text = "";
+}
+
 // Moves an item's bare text (and text trailing its last child) into paragraphs.
 function loosen(item: BlockElement): void {
-  if (item.text !== "") {
-    item.children.unshift(element("p", undefined, item.text));
-    item.text = "";
-  }
+  textToParagraph(item);
   const last = lastChild(item);
   if (last && last.tail !== "") {
     element("p", item, last.tail.trimStart());
@@ -106,14 +110,6 @@ function indentLevel(parser: BlockParser, parent: BlockElement, block: string): 
   return { level, target };
 }
 
-function dedent(block: string, level: number): string {
-  const prefix = indent.repeat(level);
-  return block
-    .split("\n")
-    .map((line) => (line.startsWith(prefix) ? line.slice(prefix.length) : line))
-    .join("\n");
-}
-
 /** A block indented by two spaces after a list continues the list's last item (or nests deeper). */
 export const listIndentProcessor: BlockProcessor = {
   test(parser, parent, block) {
@@ -124,7 +120,7 @@ export const listIndentProcessor: BlockProcessor = {
   run(parser, parent, queue) {
     const raw = queue.pop() ?? "";
     const { level, target } = indentLevel(parser, parent, raw);
-    const block = dedent(raw, level);
+    const block = dedentLines(raw, indent.repeat(level));
     parser.withState("detabbed", () => {
       const last = lastChild(parent);
       if (parent.tag === "li") {
@@ -134,10 +130,7 @@ export const listIndentProcessor: BlockProcessor = {
       } else {
         const item = lastChild(target);
         if (item?.tag === "li") {
-          if (item.text !== "") {
-            item.children.unshift(element("p", undefined, item.text));
-            item.text = "";
-          }
+          textToParagraph(item);
           parser.parseChunk(item, block);
         } else {
           parser.parseBlocks(element("li", target), [block]);

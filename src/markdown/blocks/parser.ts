@@ -50,7 +50,7 @@ const processors: readonly BlockProcessor[] = [
  * Python-Markdown stops quotes near its recursion limit in the same spirit;
  * the cap also keeps the cost of hostile input linear.
  */
-export const maxBlockDepth = 64;
+const maxBlockDepth = 64;
 
 class Parser implements BlockParser {
   private readonly states: string[] = [];

@@ -1,6 +1,6 @@
 /** The one-block processors: blank lines, indented code, headings, rules, paragraphs. */
 import type { BlockProcessor } from "./parser.js";
-import { codeOf, element, isBlank, lastChild } from "./tree.js";
+import { codeOf, dedentLines, element, isBlank, lastChild } from "./tree.js";
 
 const codeIndent = "    ";
 
@@ -34,14 +34,6 @@ function detab(block: string): [string, string] {
     else break;
   }
   return [taken.join("\n"), lines.slice(taken.length).join("\n")];
-}
-
-// Removes one four-space indent from each line that has it.
-function dedentCode(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => (line.startsWith(codeIndent) ? line.slice(codeIndent.length) : line))
-    .join("\n");
 }
 
 /** Lines indented by four spaces are code (Zulip keeps Python-Markdown's indented code blocks). */
@@ -113,7 +105,7 @@ export const headingProcessor: BlockProcessor = {
     if (before !== "") parser.parseBlocks(parent, [before]);
     element(`h${h.level}`, parent, h.text);
     // In a later item of a loose list the lines after the heading are still indented (Python-Markdown 3.6).
-    if (after !== "") queue.push(parser.state() === "looselist" ? dedentCode(after) : after);
+    if (after !== "") queue.push(parser.state() === "looselist" ? dedentLines(after, codeIndent) : after);
   },
 };
 

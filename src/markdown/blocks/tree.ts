@@ -37,3 +37,11 @@ export function codeOf(el: BlockElement | undefined): BlockElement | undefined {
 export function isBlank(text: string): boolean {
   return text.trim() === "";
 }
+
+/** Removes `prefix` from the start of each line that has it. */
+export function dedentLines(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((line) => (line.startsWith(prefix) ? line.slice(prefix.length) : line))
+    .join("\n");
+}
