@@ -46,7 +46,8 @@ export function separateHangingLists(lines: readonly string[]): string[] {
         open.pop();
         if (last.isCode) codeFences--;
       } else if (open.length < maxFenceDepth) {
-        const isCode = !["quote", "quoted"].includes(fence.lang.toLowerCase());
+        // Case matters here (Zulip compares the language as typed), unlike in the fence pass itself.
+        const isCode = !["quote", "quoted"].includes(fence.lang);
         open.push({ fence: fence.fence, isCode });
         if (isCode) codeFences++;
       }

@@ -115,7 +115,7 @@ function isRuleLine(line: string): boolean {
   while (line[i] === " ") i++;
   const mark = line[i];
   if (i > 3 || (mark !== "-" && mark !== "_" && mark !== "*")) return false;
-  const body = line.slice(i).trimEnd();
+  const body = line.slice(i).replace(/ +$/, "");
   let marks = 0;
   let gap = 0;
   for (const ch of body) {
