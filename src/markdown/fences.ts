@@ -5,8 +5,9 @@
  * runs to the end of the message.
  */
 
-// Opening or closing fence: the fence, then optional `.lang`/`{lang}` and a header.
-const fenceRe = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+\-./#]*)[ ]*([^ ~`][^~`]*)?\}?)?$/;
+// Opening or closing fence: the fence, then optionally `.lang`/`{lang}` and, only after a
+// language, a header. Zulip's language class runs from "+" to "." (so it takes commas too).
+const fenceRe = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+,\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?$/;
 /** Fences nested deeper than this are plain text: no use, and each level costs a pass. */
 export const maxFenceDepth = 10;
 

@@ -115,10 +115,11 @@ function isRuleLine(line: string): boolean {
   while (line[i] === " ") i++;
   const mark = line[i];
   if (i > 3 || (mark !== "-" && mark !== "_" && mark !== "*")) return false;
-  const body = line.slice(i).replace(/ +$/, "");
+  let end = line.length;
+  while (end > i && line[end - 1] === " ") end--;
   let marks = 0;
   let gap = 0;
-  for (const ch of body) {
+  for (const ch of line.slice(i, end)) {
     if (ch === mark) {
       marks++;
       gap = 0;

@@ -25,30 +25,35 @@ function splitCells(row: string): string[] {
     else if (m[3] !== undefined) ticks.push({ size: m[3].length, start: at, end: at + m[3].length - 1 });
     else if (m[5] !== undefined) pipes.push(at);
   }
+  // For each backtick run, the next run of each size after it (found from the end, in one pass).
+  const nextOfSize: (number | undefined)[] = [];
+  const lastSeen = new Map<number, number>();
+  for (let k = ticks.length - 1; k >= 0; k--) {
+    nextOfSize[k] = undefined;
+    const open = ticks[k];
+    if (open === undefined) continue;
+    // An escaped run (\``) opens a span one backtick shorter than itself.
+    const size = open.size - (row[open.start] === "\\" ? 1 : 0);
+    nextOfSize[k] = size > 0 ? lastSeen.get(size) : undefined;
+    lastSeen.set(open.size, k);
+  }
   const regions: [number, number][] = [];
   for (let pos = 0; pos < ticks.length; ) {
+    const close = nextOfSize[pos];
     const open = ticks[pos];
-    // An escaped run (\``) opens a span one backtick shorter than itself.
-    const size = open === undefined ? 0 : open.size - (row[open.start] === "\\" ? 1 : 0);
-    let close = -1;
-    if (open !== undefined && size > 0) {
-      for (let k = pos + 1; k < ticks.length; k++) {
-        if (ticks[k]?.size === size) {
-          close = k;
-          break;
-        }
-      }
-    }
-    const closing = close === -1 ? undefined : ticks[close];
-    if (open !== undefined && closing !== undefined) {
+    const closing = close === undefined ? undefined : ticks[close];
+    if (open !== undefined && close !== undefined && closing !== undefined) {
       regions.push([open.start, closing.end]);
       pos = close + 1;
     } else pos++;
   }
   const cells: string[] = [];
   let from = 0;
+  let region = 0;
   for (const pipe of pipes) {
-    if (regions.some(([a, b]) => a <= pipe && pipe <= b)) continue;
+    while (region < regions.length && (regions[region]?.[1] ?? 0) < pipe) region++;
+    const [a = Infinity, b = -Infinity] = regions[region] ?? [];
+    if (a <= pipe && pipe <= b) continue;
     cells.push(row.slice(from, pipe));
     from = pipe + 1;
   }
