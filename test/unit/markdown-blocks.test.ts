@@ -231,3 +231,13 @@ describe("Blocks around quotes and lists", () => {
     expect(html("a\n```quote\n```\nb")).toBe("<p>a<br>\nb</p>");
   });
 });
+
+describe("Fence lines", () => {
+  it("opens no fence when what follows the backticks is no language", () => {
+    expect(html("``` :::\nx")).toBe("<p>``` :::<br>\nx</p>");
+  });
+
+  it("takes a comma as part of the language", () => {
+    expect(html("```c,d\nx\n```")).toBe('<div class="codehilite" data-code-language="c,d"><pre><span></span><code>x\n</code></pre></div>');
+  });
+});
