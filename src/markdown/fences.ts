@@ -5,8 +5,9 @@
  * runs to the end of the message.
  */
 
-// Opening or closing fence: the fence, then optional `.lang`/`{lang}` and a header.
-const fenceRe = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+\-./#]*)[ ]*([^ ~`][^~`]*)?\}?)?$/;
+// Opening or closing fence: the fence, then optionally `.lang`/`{lang}` and, only after a
+// language, a header. Zulip's language class runs from "+" to "." (so it takes commas too).
+const fenceRe = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+,\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?$/;
 /** Fences nested deeper than this are plain text: no use, and each level costs a pass. */
 export const maxFenceDepth = 10;
 
@@ -51,6 +52,8 @@ function kindOf(lang: string): Kind {
 }
 
 function finish(block: OpenFence, out: FenceOutput): string[] {
+  // A fence with nothing inside leaves nothing behind.
+  if (block.lines.length === 0) return [];
   if (block.kind === "code") return ["", out.stash(out.code(block.lang, block.lines.join("\n"))), ""];
   if (block.kind === "math") return ["", out.stash(out.math(block.lines.join("\n"))), ""];
   if (block.kind === "quote") return [""].concat(block.lines.map((l) => "> " + l), [""]);
@@ -99,5 +102,7 @@ export function processFences(lines: readonly string[], out: FenceOutput): strin
     const block = stack.pop();
     if (block) emit(finish(block, out));
   }
+  // Zulip's pass ends its output with a blank line unless the line before last is blank.
+  if (result.length > 2 && result[result.length - 2] !== "") result.push("");
   return result;
 }

@@ -1,16 +1,15 @@
 /** Zulip-flavoured Markdown: message content to the HTML Zulip's clients expect. */
-import { blockLine, createBlockParser } from "./block.js";
+import { parseBlockTree } from "./blocks/parser.js";
 import { renderCodeBlock } from "./codeblock.js";
 import { newCollector, type Collector } from "./collector.js";
-import { applyItemLooseness } from "./looseness.js";
 import type { RenderContext } from "./context.js";
 import { escapeAttr, escapeCode } from "./escape.js";
 import { processFences } from "./fences.js";
 import { renderInline } from "./inline/engine.js";
 import { inlinePatternsWith } from "./inline/patterns.js";
-import { adaptLists, keepBareQuoteMarkers, normalizeSource, separateHangingLists } from "./preprocess.js";
+import { normalizeSource, separateHangingLists } from "./preprocess.js";
 import { fillPreviewSlots } from "./previews.js";
-import { previewSlot, renderTokens, type PreviewSlots } from "./render.js";
+import { blockLine, previewSlot, renderTree, type PreviewSlots } from "./render.js";
 import { renderTex } from "./tex.js";
 
 export { emptyRenderContext } from "./context.js";
@@ -54,8 +53,6 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
   };
 }
 
-const blockParser = createBlockParser();
-
 // Display math: each blank-line-separated paragraph is its own formula.
 function renderMathBlock(text: string): string {
   const parts = text.split("\n\n").map((tex) => {
@@ -70,34 +67,27 @@ function renderMathBlock(text: string): string {
 // result is the same paragraph the full path would build.
 function renderSimple(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string | null {
   if (/[\n\r]/.test(content) || !/^[\p{L}@:]/u.test(content)) return null;
-  const [line = ""] = normalizeSource(content);
+  const [line = ""] = normalizeSource([content]);
   const html = `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>`;
   if (!html.includes('href="/user_uploads/')) return html;
   return previewSlot(slots.paragraphs.push({ html, bare: false }) - 1);
 }
 
-// The full path: fences, line passes, block parsing, then serialisation.
+// The full path: line passes (hanging lists, fences), block parsing, then serialisation.
 function renderBlocks(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string {
+  if (content.trim() === "") return "";
   const blocks: string[] = [];
   const stash = (html: string): string => blockLine(blocks.push(html) - 1);
-  const lines = processFences(separateHangingLists(normalizeSource(content)), {
+  const lines = processFences(normalizeSource(separateHangingLists(content.split("\n"))), {
     code: renderCodeBlock,
     math: renderMathBlock,
     stash,
   });
-  const adapted = adaptLists(keepBareQuoteMarkers(lines));
-  const tokens = blockParser.parse(adapted.lines.join("\n"), {});
   const patterns = inlinePatternsWith(ctx.linkifiers);
-  applyItemLooseness(tokens, adapted.lines);
-  for (const token of tokens) {
-    const start = token.type === "ordered_list_open" && token.map ? adapted.starts.get(token.map[0]) : undefined;
-    if (start !== undefined) token.attrSet("start", String(start));
-  }
-  return renderTokens(
-    tokens,
-    blocks,
-    (text, inBlockquote) => renderInline(text, patterns, ctx, found, inBlockquote),
-    (code) => renderCodeBlock("", code.replaceAll("\u0001", "")),
+  return renderTree(parseBlockTree(lines), {
+    inline: (text, inBlockquote) => renderInline(text, patterns, ctx, found, inBlockquote),
+    codeBlock: (code) => renderCodeBlock("", code),
+    stashed: blocks,
     slots,
-  );
+  });
 }

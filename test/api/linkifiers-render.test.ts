@@ -60,7 +60,10 @@ describe("linkifiers in rendered messages", () => {
     await linkifier("#(?P<id>[0-9]{2,8})", TRAC);
     expect(await render("**#123** *#45* ~~#67~~")).toBe("<p><strong>#123</strong> <em>#45</em> <del>#67</del></p>");
     expect(await render("***#123***")).toBe(`<p><strong><em>${ticket("123")}</em></strong></p>`);
-    expect(await render("# #123\n* #45\n> #67")).toBe(`<h1>${ticket("123")}</h1>\n<ul>\n<li>${ticket("45")}</li>\n</ul>\n<blockquote>\n<p>${ticket("67")}</p>\n</blockquote>`);
+    // Without a blank line the quote belongs to the list item, as in Zulip.
+    expect(await render("# #123\n* #45\n> #67")).toBe(
+      `<h1>${ticket("123")}</h1>\n<ul>\n<li>${ticket("45")}<blockquote>\n<p>${ticket("67")}</p>\n</blockquote>\n</li>\n</ul>`,
+    );
   });
 
   it("expands URL templates with the match's groups, escaping what RFC 6570 escapes", async () => {

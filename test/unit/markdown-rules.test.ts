@@ -16,6 +16,11 @@ describe("Zulip's Markdown rules", () => {
     expect(html("[**x**](https://example.com)")).toBe('<p><a href="https://example.com">**x**</a></p>');
   });
 
+  it("keeps a lone asterisk and the blanks around it as text, without a line break", () => {
+    expect(html("2 * 3 = 6 *\nnext")).toBe("<p>2 * 3 = 6 *\nnext</p>");
+    expect(html("a\n_ b")).toBe("<p>a\n_ b</p>");
+  });
+
   it("does not treat 1) as a list marker", () => {
     expect(html("1) one\n2) two")).toBe("<p>1) one<br>\n2) two</p>");
   });

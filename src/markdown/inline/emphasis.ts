@@ -26,6 +26,15 @@ export const emphasisPattern = wrap(["em"], "emphasis", /\*(?!\s)([^*^\n]+)(?<!\
 /** `~~text~~`. */
 export const delPattern = wrap(["del"], "del", /(?<!~)~~([^~\n]+?)~~(?!~)/g, 1);
 
+/**
+ * A lone `*` or `_` between blanks (or at either end) is text, and so are the
+ * blanks around it: a newline taken this way gives no `<br>` (Python-Markdown's
+ * "not strong" rule, as Zulip keeps it).
+ */
+export const notStrongPattern: InlinePattern = regexPattern("not_strong", /(^|\s)[*_](\s|$)/g, (m, env) =>
+  env.stash.put({ kind: "text", text: m[0] }),
+);
+
 /** Zulip's line-break rule: every newline inside a paragraph is a `<br>`. */
 export const newlinePattern: InlinePattern = regexPattern(
   "nl2br",

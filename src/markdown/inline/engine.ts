@@ -77,6 +77,5 @@ export function renderInline(
       return out;
     },
   };
-  // \u0001 only ever comes from the list pass (user input has it stripped).
-  return stash.toHtml(env.process(text.replaceAll("\u0001", ""), 0));
+  return stash.toHtml(env.process(text, 0));
 }

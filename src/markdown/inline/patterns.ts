@@ -1,7 +1,7 @@
 /** Zulip's inline patterns, in priority order (earlier patterns win). */
 import type { InlinePattern } from "./engine.js";
 import { backtickPattern } from "./code.js";
-import { delPattern, emphasisPattern, newlinePattern, strongEmPattern, strongPattern } from "./emphasis.js";
+import { delPattern, emphasisPattern, newlinePattern, notStrongPattern, strongEmPattern, strongPattern } from "./emphasis.js";
 import { emojiPattern, emoticonPattern, unicodeEmojiPattern } from "./emoji.js";
 import { autolinkPattern, linkPattern } from "./links.js";
 import {
@@ -31,6 +31,7 @@ export const inlinePatterns: readonly InlinePattern[] = [
   strongPattern,
   emphasisPattern,
   delPattern,
+  notStrongPattern,
   emojiPattern,
   emoticonPattern,
   newlinePattern,
