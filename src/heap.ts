@@ -18,21 +18,28 @@ export function allowYoungGenerationGrowth(): void {
 const BURST_REQUESTS = 2000;
 
 /**
- * After a burst of traffic V8 keeps the heap it grew to, and with the memory reducer off for
- * small heaps (see main.ts) nothing collects the old generation while the server is quiet: the
- * burst's garbage stays resident until the next burst. Once a second passes with no request
- * answered after at least BURST_REQUESTS, this runs one full collection, off the request path.
+ * After a burst of traffic V8 keeps the heap it grew to: the burst's garbage, and the pages it
+ * filled, stay resident until the next burst or until the memory reducer notices the quiet many
+ * seconds later. Once a second passes with no request answered after at least BURST_REQUESTS,
+ * this runs a full collection, and a second one a second later: the first finds the garbage, but
+ * the pages it empties are swept concurrently and only handed back by the next one (a heap of
+ * 188 MB with 11 MB live stays at 188 MB after one collection, and is 22 MB after the second).
  * Needs `--expose-gc` (the `rookery` command's flags); without it, does nothing.
  */
 export function collectAfterBursts(answered: () => number, gc = (globalThis as { gc?: () => void }).gc): () => void {
   if (gc === undefined) return () => {};
   let seen = answered();
   let collectedAt = seen;
+  let followUp = false;
   const timer = setInterval(() => {
     const now = answered();
-    if (now === seen && now - collectedAt >= BURST_REQUESTS) {
+    if (followUp) {
+      gc();
+      followUp = false;
+    } else if (now === seen && now - collectedAt >= BURST_REQUESTS) {
       gc();
       collectedAt = now;
+      followUp = true;
     }
     seen = now;
   }, 1000);

@@ -5,7 +5,7 @@ describe("collectAfterBursts", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("collects once a second passes with no request after a burst of 2,000, and not while busy", () => {
+  it("collects twice, a second apart, once a second passes with no request after a burst of 2,000, and not while busy", () => {
     let answered = 0;
     const gc = vi.fn();
     const stop = collectAfterBursts(() => answered, gc);
@@ -16,8 +16,10 @@ describe("collectAfterBursts", () => {
     expect(gc).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1000);
     expect(gc).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(2);
     vi.advanceTimersByTime(10_000);
-    expect(gc).toHaveBeenCalledTimes(1);
+    expect(gc).toHaveBeenCalledTimes(2);
     stop();
   });
 
@@ -31,6 +33,8 @@ describe("collectAfterBursts", () => {
     answered = 2001;
     vi.advanceTimersByTime(2000);
     expect(gc).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(2);
     stop();
     expect(() => collectAfterBursts(() => 0, undefined)()).not.toThrow();
   });
