@@ -5,10 +5,11 @@ import { pythonLexer } from "./python.js";
 import { texLexer } from "./tex.js";
 import { javascriptLexer, typescriptLexer } from "./javascript.js";
 import { pygmentsLanguages } from "./languages.js";
+import { prismLexers } from "./prism/index.js";
 
 export type { Lexer } from "./lexer.js";
 
-const lexers: Lexer[] = [pythonLexer, texLexer, javascriptLexer, typescriptLexer];
+const lexers: Lexer[] = [pythonLexer, texLexer, javascriptLexer, typescriptLexer, ...prismLexers];
 
 const languageNames = new Map<string, string>();
 for (const line of pygmentsLanguages.split("\n")) {
@@ -50,9 +51,18 @@ export function highlight(lexer: Lexer, code: string): string {
   let pending: Token | null = null;
   const flush = (): void => {
     if (pending === null) return;
-    const text = escapeHilite(pending.text);
-    out += pending.cls === "" ? text : `<span class="${pending.cls}">${text}</span>`;
+    const { cls, text } = pending;
     pending = null;
+    if (cls === "") {
+      out += escapeHilite(text);
+      return;
+    }
+    // Pygments' HTML formatter closes a span at each line end and opens none for an empty line.
+    const lines = text.split("\n");
+    lines.forEach((line, i) => {
+      if (i > 0) out += "\n";
+      if (line !== "") out += `<span class="${cls}">${escapeHilite(line)}</span>`;
+    });
   };
   for (const token of lexer.tokenize(code)) {
     // Pygments merges neighbouring tokens of the same kind into one span.

@@ -1,0 +1,34 @@
+/** Pieces shared by the Prism-based languages: word tables, escapes in strings, neighbour look-ups. */
+import type { Rule, Token } from "../lexer.js";
+
+/** A table from word to class, built from space-separated lists. */
+export function wordTable(lists: Record<string, string>): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const [cls, words] of Object.entries(lists)) for (const word of words.split(/\s+/)) if (word !== "") table.set(word, cls);
+  return table;
+}
+
+/** Rules that split a string literal into its text (`cls`) and its escapes (`se`). */
+export function stringRules(cls: string, escape: RegExp): Rule[] {
+  return [
+    [escape, "se"],
+    [new RegExp(`(?:(?!${escape.source})[\\s\\S])+`, "y"), cls],
+  ];
+}
+
+/** Whether a token is only whitespace (or empty). */
+export function isBlank(token: Token | undefined): boolean {
+  return token !== undefined && /^\s*$/.test(token.text);
+}
+
+/** The index of the nearest token before `i` that is not whitespace, or -1. */
+export function previousSignificant(tokens: readonly Token[], i: number): number {
+  for (let j = i - 1; j >= 0; j--) if (!isBlank(tokens[j])) return j;
+  return -1;
+}
+
+/** The index of the nearest token after `i` that is not whitespace, or -1. */
+export function nextSignificant(tokens: readonly Token[], i: number): number {
+  for (let j = i + 1; j < tokens.length; j++) if (!isBlank(tokens[j])) return j;
+  return -1;
+}
