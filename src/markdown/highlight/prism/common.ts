@@ -32,3 +32,8 @@ export function nextSignificant(tokens: readonly Token[], i: number): number {
   for (let j = i + 1; j < tokens.length; j++) if (!isBlank(tokens[j])) return j;
   return -1;
 }
+
+/** A rule action giving each capture group of the match its class, leaving out empty groups. */
+export function groups(...classes: string[]): (m: RegExpExecArray) => Token[] {
+  return (m) => classes.map((cls, i) => ({ cls, text: m[i + 1] ?? "" })).filter((t) => t.text !== "");
+}

@@ -5,5 +5,8 @@ import type { Lexer } from "../lexer.js";
 import { diffLexer } from "./diff.js";
 import { jsonLexer } from "./json.js";
 import { cLexer, cppLexer } from "./c.js";
+import { javaLexer } from "./java.js";
+import { goLexer } from "./go.js";
+import { rustLexer } from "./rust.js";
 
-export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer];
+export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer];

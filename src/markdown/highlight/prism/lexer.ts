@@ -11,8 +11,12 @@ export interface Piece {
   within: readonly string[];
 }
 
-/** A Pygments class for a piece, or rules to split it into several (text Prism leaves plain, mostly). */
-export type Classify = (piece: Piece) => string | readonly Rule[];
+/**
+ * A Pygments class for a piece, or rules to split it into several, or null for code: neighbouring
+ * code pieces are joined and lexed together with the language's `code` rules, so that rules which
+ * look at several words (declarations, imports) see them all.
+ */
+export type Classify = (piece: Piece) => string | readonly Rule[] | null;
 
 /** How one language maps Prism's tokens onto Pygments' classes. */
 export interface PrismLanguage {
@@ -20,21 +24,52 @@ export interface PrismLanguage {
   aliases: string[];
   grammar: Prism.Grammar;
   classify: Classify;
+  /** The rules for code (pieces classified null), in Pygments' order. */
+  code?: readonly Rule[];
   /** A pass over the classified tokens for what depends on the neighbours (declarations, keys…). */
   refine?: (tokens: Token[]) => Token[];
 }
 
 const noKinds: readonly string[] = [];
 
-function flatten(stream: Prism.TokenStream, within: string[], classify: Classify, out: Token[]): void {
+/** Collects the classified tokens, holding code pieces until a piece of another kind ends them. */
+class Collector {
+  readonly tokens: Token[] = [];
+  private code = "";
+
+  constructor(
+    private readonly classify: Classify,
+    private readonly codeRules: readonly Rule[],
+  ) {}
+
+  add(piece: Piece): void {
+    if (piece.text === "") return;
+    const cls = this.classify(piece);
+    if (cls === null) {
+      this.code += piece.text;
+      return;
+    }
+    this.flush();
+    if (typeof cls === "string") this.tokens.push({ cls, text: piece.text });
+    else for (const token of runRules(piece.text, cls)) this.tokens.push(token);
+  }
+
+  flush(): void {
+    if (this.code === "") return;
+    for (const token of runRules(this.code, this.codeRules)) this.tokens.push(token);
+    this.code = "";
+  }
+}
+
+function flatten(stream: Prism.TokenStream, within: string[], out: Collector): void {
   if (typeof stream === "string") {
-    emit({ text: stream, kinds: noKinds, within }, classify, out);
+    out.add({ text: stream, kinds: noKinds, within });
   } else if (Array.isArray(stream)) {
-    for (const part of stream) flatten(part, within, classify, out);
+    for (const part of stream) flatten(part, within, out);
   } else if (typeof stream.content === "string") {
-    emit({ text: stream.content, kinds: kindsOf(stream), within }, classify, out);
+    out.add({ text: stream.content, kinds: kindsOf(stream), within });
   } else {
-    flatten(stream.content, [stream.type, ...within], classify, out);
+    flatten(stream.content, [stream.type, ...within], out);
   }
 }
 
@@ -44,12 +79,7 @@ function kindsOf(token: Prism.Token): string[] {
   return typeof alias === "string" ? [token.type, alias] : [token.type, ...alias];
 }
 
-function emit(piece: Piece, classify: Classify, out: Token[]): void {
-  if (piece.text === "") return;
-  const cls = classify(piece);
-  if (typeof cls === "string") out.push({ cls, text: piece.text });
-  else for (const token of runRules(piece.text, cls)) out.push(token);
-}
+const plainText: readonly Rule[] = [[/[\s\S]+/y, ""]];
 
 /** A Lexer that tokenizes with the language's Prism grammar and classifies the pieces. */
 export function prismLexer(language: PrismLanguage): Lexer {
@@ -57,15 +87,16 @@ export function prismLexer(language: PrismLanguage): Lexer {
     name: language.name,
     aliases: language.aliases,
     tokenize(code) {
-      const tokens: Token[] = [];
-      flatten(Prism.tokenize(code, language.grammar), [], language.classify, tokens);
-      return language.refine === undefined ? tokens : language.refine(tokens);
+      const out = new Collector(language.classify, language.code ?? plainText);
+      flatten(Prism.tokenize(code, language.grammar), [], out);
+      out.flush();
+      return language.refine === undefined ? out.tokens : language.refine(out.tokens);
     },
   };
 }
 
 /** The first kind of a piece that the table names, else `fallback`: the common shape of a Classify. */
-export function byKind(table: Readonly<Record<string, string | readonly Rule[]>>, fallback: string | readonly Rule[]): Classify {
+export function byKind(table: Readonly<Record<string, string | readonly Rule[] | null>>, fallback: string | readonly Rule[] | null): Classify {
   return (piece) => {
     for (const kind of piece.kinds) if (Object.hasOwn(table, kind)) return table[kind] ?? fallback;
     return fallback;
