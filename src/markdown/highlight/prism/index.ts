@@ -8,5 +8,7 @@ import { cLexer, cppLexer } from "./c.js";
 import { javaLexer } from "./java.js";
 import { goLexer } from "./go.js";
 import { rustLexer } from "./rust.js";
+import { sqlLexer } from "./sql.js";
+import { bashLexer } from "./bash.js";
 
-export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer];
+export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer];
