@@ -37,3 +37,15 @@ export function nextSignificant(tokens: readonly Token[], i: number): number {
 export function groups(...classes: string[]): (m: RegExpExecArray) => Token[] {
   return (m) => classes.map((cls, i) => ({ cls, text: m[i + 1] ?? "" })).filter((t) => t.text !== "");
 }
+
+/** A sticky regex for any of the space-separated words, longest first as Pygments' words() matches. */
+export function wordsRe(list: string, suffix = "\\b", flags = "y"): RegExp {
+  const words = list.split(/\s+/).filter((w) => w !== "");
+  words.sort((a, b) => b.length - a.length);
+  return new RegExp(`(?:${words.map(escapeRe).join("|")})${suffix}`, flags);
+}
+
+/** `text` escaped for use inside a regex. */
+export function escapeRe(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+}

@@ -10,5 +10,6 @@ import { goLexer } from "./go.js";
 import { rustLexer } from "./rust.js";
 import { sqlLexer } from "./sql.js";
 import { bashLexer } from "./bash.js";
+import { cssLexer } from "./css.js";
 
-export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer];
+export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer, cssLexer];

@@ -11,12 +11,17 @@ export interface Piece {
   within: readonly string[];
 }
 
+/** Neighbouring pieces classified with the same Join are joined and tokenized as one text. */
+export interface Join {
+  tokenize(text: string): Token[];
+}
+
 /**
- * A Pygments class for a piece, or rules to split it into several, or null for code: neighbouring
- * code pieces are joined and lexed together with the language's `code` rules, so that rules which
- * look at several words (declarations, imports) see them all.
+ * A Pygments class for a piece, or rules to split it into several, or a Join, or null for code:
+ * neighbouring code pieces are joined and lexed together with the language's `code` rules, so that
+ * rules which look at several words (declarations, imports) see them all.
  */
-export type Classify = (piece: Piece) => string | readonly Rule[] | null;
+export type Classify = (piece: Piece) => string | readonly Rule[] | Join | null;
 
 /** How one language maps Prism's tokens onto Pygments' classes. */
 export interface PrismLanguage {
@@ -32,21 +37,25 @@ export interface PrismLanguage {
 
 const noKinds: readonly string[] = [];
 
-/** Collects the classified tokens, holding code pieces until a piece of another kind ends them. */
+/** Collects the classified tokens, holding joined pieces until a piece of another kind ends them. */
 class Collector {
   readonly tokens: Token[] = [];
-  private code = "";
+  private held = "";
+  private join: Join | null = null;
 
   constructor(
     private readonly classify: Classify,
-    private readonly codeRules: readonly Rule[],
+    private readonly code: Join,
   ) {}
 
   add(piece: Piece): void {
     if (piece.text === "") return;
     const cls = this.classify(piece);
-    if (cls === null) {
-      this.code += piece.text;
+    if (cls === null || isJoin(cls)) {
+      const join = cls ?? this.code;
+      if (join !== this.join) this.flush();
+      this.join = join;
+      this.held += piece.text;
       return;
     }
     this.flush();
@@ -55,10 +64,14 @@ class Collector {
   }
 
   flush(): void {
-    if (this.code === "") return;
-    for (const token of runRules(this.code, this.codeRules)) this.tokens.push(token);
-    this.code = "";
+    if (this.join !== null && this.held !== "") for (const token of this.join.tokenize(this.held)) this.tokens.push(token);
+    this.held = "";
+    this.join = null;
   }
+}
+
+function isJoin(cls: string | readonly Rule[] | Join): cls is Join {
+  return typeof cls === "object" && "tokenize" in cls;
 }
 
 function flatten(stream: Prism.TokenStream, within: string[], out: Collector): void {
@@ -79,7 +92,12 @@ function kindsOf(token: Prism.Token): string[] {
   return typeof alias === "string" ? [token.type, alias] : [token.type, ...alias];
 }
 
-const plainText: readonly Rule[] = [[/[\s\S]+/y, ""]];
+/** A Join that tokenizes with regex rules. */
+export function joinRules(rules: readonly Rule[]): Join {
+  return { tokenize: (text) => runRules(text, rules) };
+}
+
+const plainText = joinRules([[/[\s\S]+/y, ""]]);
 
 /** A Lexer that tokenizes with the language's Prism grammar and classifies the pieces. */
 export function prismLexer(language: PrismLanguage): Lexer {
@@ -87,7 +105,7 @@ export function prismLexer(language: PrismLanguage): Lexer {
     name: language.name,
     aliases: language.aliases,
     tokenize(code) {
-      const out = new Collector(language.classify, language.code ?? plainText);
+      const out = new Collector(language.classify, language.code === undefined ? plainText : joinRules(language.code));
       flatten(Prism.tokenize(code, language.grammar), [], out);
       out.flush();
       return language.refine === undefined ? out.tokens : language.refine(out.tokens);
@@ -96,7 +114,7 @@ export function prismLexer(language: PrismLanguage): Lexer {
 }
 
 /** The first kind of a piece that the table names, else `fallback`: the common shape of a Classify. */
-export function byKind(table: Readonly<Record<string, string | readonly Rule[] | null>>, fallback: string | readonly Rule[] | null): Classify {
+export function byKind(table: Readonly<Record<string, string | readonly Rule[] | Join | null>>, fallback: string | readonly Rule[] | Join | null): Classify {
   return (piece) => {
     for (const kind of piece.kinds) if (Object.hasOwn(table, kind)) return table[kind] ?? fallback;
     return fallback;

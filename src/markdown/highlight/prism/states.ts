@@ -1,7 +1,7 @@
 /** A regex lexer with a stack of states, for the languages whose strings and substitutions nest. */
 import type { Token } from "../lexer.js";
 
-/** A rule: a sticky regex, the class (or a function of the match), and the state change ("#pop", or a state to push). */
+/** A rule: a sticky regex, the class (or a function of the match), and the state change ("#pop", "#pop:2", or a state to push). */
 export type StateRule = [RegExp, string | ((m: RegExpExecArray) => Token[]), string?];
 
 /** Tokenizes from `start`; an unmatched character is an error ("err"), as in Pygments. */
@@ -21,9 +21,8 @@ export function runStates(code: string, states: Readonly<Record<string, readonly
         if (m[0] !== "") tokens.push({ cls: action, text: m[0] });
       } else tokens.push(...action(m));
       pos += m[0].length;
-      if (next === "#pop") {
-        if (stack.length > 1) stack.pop();
-      } else if (next !== undefined) stack.push(next);
+      if (next === "#pop" || next === "#pop:2") stack.length = Math.max(1, stack.length - (next === "#pop" ? 1 : 2));
+      else if (next !== undefined) stack.push(next);
       continue outer;
     }
     // Pygments resets to the first state at a newline it cannot match.
