@@ -11,5 +11,7 @@ import { rustLexer } from "./rust.js";
 import { sqlLexer } from "./sql.js";
 import { bashLexer } from "./bash.js";
 import { cssLexer } from "./css.js";
+import { htmlLexer, xmlLexer } from "./markup.js";
+import { yamlLexer } from "./yaml.js";
 
-export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer, cssLexer];
+export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer, cssLexer, htmlLexer, xmlLexer, yamlLexer];
