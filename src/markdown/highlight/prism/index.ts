@@ -13,5 +13,6 @@ import { bashLexer } from "./bash.js";
 import { cssLexer } from "./css.js";
 import { htmlLexer, xmlLexer } from "./markup.js";
 import { yamlLexer } from "./yaml.js";
+import { rubyLexer } from "./ruby.js";
 
-export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer, cssLexer, htmlLexer, xmlLexer, yamlLexer];
+export const prismLexers: Lexer[] = [jsonLexer, diffLexer, cLexer, cppLexer, javaLexer, goLexer, rustLexer, sqlLexer, bashLexer, cssLexer, htmlLexer, xmlLexer, yamlLexer, rubyLexer];
