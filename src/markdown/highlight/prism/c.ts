@@ -59,8 +59,7 @@ function numberClass(text: string): string {
   return "mi";
 }
 
-function classify(words: Map<string, string>): Classify {
-  const code = codeRules(words);
+function classify(): Classify {
   return ({ text, kinds, within }) => {
     const kind = kinds[0];
     if (kind === "comment") return text.startsWith("//") ? "c1" : "cm";
@@ -83,12 +82,34 @@ function classify(words: Map<string, string>): Classify {
       case "punctuation":
         return text === ":" ? "o" : "p";
       default:
-        return code;
+        return null;
     }
   };
 }
 
 const declarationStart = new Set(["k", "kr", "kt", "n", "nb"]);
+
+/** What refine() knows of the line so far: built as it goes, so no token looks back along its line. */
+class LineState {
+  blank = true; // only spaces and tabs so far
+  caseOpen = false; // a `case` not yet closed by ':', ';' or a brace
+  text = ""; // the line so far, its first 200 characters
+
+  advance(t: Token): void {
+    const nl = t.text.lastIndexOf("\n");
+    if (nl !== -1) {
+      const rest = t.text.slice(nl + 1);
+      this.blank = rest.trim() === "";
+      this.caseOpen = false;
+      this.text = rest.slice(0, 200);
+      return;
+    }
+    this.blank &&= t.text.trim() === "";
+    if (t.cls === "k" && t.text === "case") this.caseOpen = true;
+    else if (/[:;{}]/.test(t.text)) this.caseOpen = false;
+    if (this.text.length < 200) this.text += t.text;
+  }
+}
 
 /** Declarations, labels and the other constructs Pygments tells apart by their neighbours. */
 function refine(cpp: boolean): (tokens: Token[]) => Token[] {
@@ -98,23 +119,10 @@ function refine(cpp: boolean): (tokens: Token[]) => Token[] {
     // At file level Pygments reads a declaration only at a statement's start; after a stray '}' or
     // an access label's ':' it reads on as a statement up to the next '{' or ';'.
     let inStatement = false;
+    const line = new LineState();
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i];
       if (t === undefined) continue;
-      const prev = tokens[previousSignificant(tokens, i)];
-      const next = tokens[nextSignificant(tokens, i)];
-      if (t.cls === "cp" && t.text.trim() === "" && next?.cls === "cpf") t.cls = "w";
-      else if (t.cls === "cpf" && !/#\s*include\s*$/.test(lineBefore(tokens, i))) t.cls = "cp";
-      else if (t.cls === "o" && t.text.endsWith("-") && tokens[i + 1]?.cls.startsWith("m")) splitMinus(tokens, i);
-      else if (t.cls === "n" && prev?.cls === "k" && /^(?:struct|union|class|concept|typename|enum)$/.test(prev.text)) t.cls = "nc";
-      else if (t.cls === "n" && prev?.cls === "k" && prev.text === "namespace") t.cls = "nn";
-      else if (t.cls === "n" && /^(?:L|u8|u|U)$/.test(t.text) && /^["']/.test(tokens[i + 1]?.text ?? "")) t.cls = "sa";
-      else if (t.cls === "n" && prev?.cls === "k" && prev.text === "case") t.cls = "no";
-      else if (t.cls === "n" && next?.text === ":" && atLineStart(tokens, i)) {
-        t.cls = "nl";
-        next.cls = "p";
-      } else if (t.cls === "o" && t.text === ":" && caseBefore(tokens, i)) t.cls = "p";
-      else if (t.cls === "o" && t.text === ":" && depth === 0 && cpp && /^(?:public|private|protected)$/.test(prev?.text ?? "")) inStatement = true;
       if (t.cls === "p") {
         if (awaitingBody && t.text.includes("{")) {
           depth = count(t.text, "{") - count(t.text, "}");
@@ -122,7 +130,28 @@ function refine(cpp: boolean): (tokens: Token[]) => Token[] {
         } else if (depth > 0) depth = Math.max(0, depth + count(t.text, "{") - count(t.text, "}"));
         else if (/[{;]/.test(t.text)) inStatement = false;
         else if (t.text.includes("}")) inStatement = true;
+        line.advance(t);
+        continue;
       }
+      // Only names, operators and directives depend on their neighbours.
+      if (t.cls !== "n" && t.cls !== "o" && t.cls !== "cp" && t.cls !== "cpf") {
+        line.advance(t);
+        continue;
+      }
+      const prev = tokens[previousSignificant(tokens, i)];
+      const next = tokens[nextSignificant(tokens, i)];
+      if (t.cls === "cp" && t.text.trim() === "" && next?.cls === "cpf") t.cls = "w";
+      else if (t.cls === "cpf" && !/#\s*include\s*$/.test(line.text)) t.cls = "cp";
+      else if (t.cls === "o" && t.text.endsWith("-") && tokens[i + 1]?.cls.startsWith("m")) splitMinus(tokens, i);
+      else if (t.cls === "n" && prev?.cls === "k" && /^(?:struct|union|class|concept|typename|enum)$/.test(prev.text)) t.cls = "nc";
+      else if (t.cls === "n" && prev?.cls === "k" && prev.text === "namespace") t.cls = "nn";
+      else if (t.cls === "n" && /^(?:L|u8|u|U)$/.test(t.text) && /^["']/.test(tokens[i + 1]?.text ?? "")) t.cls = "sa";
+      else if (t.cls === "n" && prev?.cls === "k" && prev.text === "case") t.cls = "no";
+      else if (t.cls === "n" && next?.text === ":" && line.blank && !/^(?:public|private|protected|default)$/.test(t.text)) {
+        t.cls = "nl";
+        next.cls = "p";
+      } else if (t.cls === "o" && t.text === ":" && line.caseOpen) t.cls = "p";
+      else if (t.cls === "o" && t.text === ":" && depth === 0 && cpp && /^(?:public|private|protected)$/.test(prev?.text ?? "")) inStatement = true;
       if (depth === 0 && !inStatement && !awaitingBody && t.cls === "n" && declarationStart.has(prev?.cls ?? "") && next?.text.startsWith("(")) {
         const end = declarationEnd(tokens, i);
         if (end !== undefined) {
@@ -130,6 +159,7 @@ function refine(cpp: boolean): (tokens: Token[]) => Token[] {
           awaitingBody = end === "{";
         }
       }
+      line.advance(t);
     }
     return tokens;
   };
@@ -141,34 +171,19 @@ function count(text: string, ch: string): number {
   return n;
 }
 
-function lineBefore(tokens: readonly Token[], i: number): string {
-  let line = "";
-  for (let j = i - 1; j >= 0; j--) {
-    const text = tokens[j]?.text ?? "";
-    const nl = text.lastIndexOf("\n");
-    if (nl !== -1) return text.slice(nl + 1) + line;
-    line = text + line;
-  }
-  return line;
-}
-
-function atLineStart(tokens: readonly Token[], i: number): boolean {
-  return /^[ \t]*$/.test(lineBefore(tokens, i)) && !/^(?:public|private|protected|default)$/.test(tokens[i]?.text ?? "");
-}
-
-function caseBefore(tokens: readonly Token[], i: number): boolean {
-  return /\bcase\b[^:;{}]*$/.test(lineBefore(tokens, i));
-}
-
 // Pygments reads a minus sign right before a number as part of it.
 function splitMinus(tokens: Token[], i: number): void {
   const op = tokens[i];
   const num = tokens[i + 1];
   if (op === undefined || num === undefined) return;
+  // An emptied operator stays in the list: it prints as nothing.
   op.text = op.text.slice(0, -1);
   num.text = "-" + num.text;
-  if (op.text === "") tokens.splice(i, 1);
 }
+
+// How far declarationEnd() looks, in tokens: Pygments' pattern has no bound, but a longer search
+// would make a long run of `name name (` quadratic.
+const declarationReach = 256;
 
 /**
  * Whether the name at `i` is declared as a function: its parameter list has no ';' or quote, and
@@ -177,16 +192,20 @@ function splitMinus(tokens: Token[], i: number): void {
 function declarationEnd(tokens: readonly Token[], i: number): "{" | ";" | undefined {
   const prevIndex = previousSignificant(tokens, i);
   // The return type is one word, then whitespace or pointer marks.
-  const between = tokens.slice(prevIndex + 1, i).map((t) => t.text).join("");
-  if (!/^[\s&*]+$/.test(between)) return undefined;
-  let j = nextSignificant(tokens, i);
-  let text = "";
-  for (; j < tokens.length && j !== -1; j++) {
-    text += tokens[j]?.text ?? "";
-    if (/[;"']/.test(text.slice(1)) && !text.includes(")")) return undefined;
-    if (text.includes(")")) break;
+  for (let j = prevIndex + 1; j < i; j++) if (!/^[\s&*]*$/.test(tokens[j]?.text ?? "")) return undefined;
+  if (prevIndex + 1 === i) return undefined;
+  const open = nextSignificant(tokens, i);
+  const limit = Math.min(tokens.length, open + declarationReach);
+  let j = open;
+  for (; j < limit; j++) {
+    const text = tokens[j]?.text ?? "";
+    const close = text.indexOf(")");
+    const body = j === open ? text.slice(1) : text;
+    if (/[;"']/.test(close === -1 ? body : body.slice(0, close - (j === open ? 1 : 0)))) return undefined;
+    if (close !== -1) break;
   }
-  for (j++; j < tokens.length; j++) {
+  if (j >= limit) return undefined;
+  for (j++; j < limit; j++) {
     const t = tokens[j]?.text ?? "";
     if (t.startsWith("{")) return "{";
     if (t.startsWith(";")) return ";";
@@ -195,6 +214,13 @@ function declarationEnd(tokens: readonly Token[], i: number): "{" | ";" | undefi
   return undefined;
 }
 
-export const cLexer = prismLexer({ name: "C", aliases: ["c"], grammar: grammar("c"), classify: classify(cWords), refine: refine(false) });
+export const cLexer = prismLexer({ name: "C", aliases: ["c"], grammar: grammar("c"), classify: classify(), code: codeRules(cWords), refine: refine(false) });
 
-export const cppLexer = prismLexer({ name: "C++", aliases: ["cpp", "c++"], grammar: grammar("cpp"), classify: classify(cppWords), refine: refine(true) });
+export const cppLexer = prismLexer({
+  name: "C++",
+  aliases: ["cpp", "c++"],
+  grammar: grammar("cpp"),
+  classify: classify(),
+  code: codeRules(cppWords),
+  refine: refine(true),
+});

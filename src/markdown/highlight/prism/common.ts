@@ -18,7 +18,7 @@ export function stringRules(cls: string, escape: RegExp): Rule[] {
 
 /** Whether a token is only whitespace (or empty). */
 export function isBlank(token: Token | undefined): boolean {
-  return token !== undefined && /^\s*$/.test(token.text);
+  return token !== undefined && (token.cls === "w" || token.text.trim() === "");
 }
 
 /** The index of the nearest token before `i` that is not whitespace, or -1. */

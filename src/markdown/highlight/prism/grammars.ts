@@ -25,3 +25,12 @@ export function grammar(id: string): Prism.Grammar {
   if (loaded === undefined) throw new Error(`Prism grammar ${id} is not loaded`);
   return loaded;
 }
+
+// Prism's YAML key pattern reads a plain key of any length and then looks for its colon, which is
+// quadratic along a long line of dashes or colons; keys of more than a hundred words are not keys.
+const yaml: Record<string, Prism.GrammarValue | undefined> = grammar("yaml");
+const yamlKey = yaml.key;
+if (yamlKey !== undefined && !Array.isArray(yamlKey) && !(yamlKey instanceof RegExp)) {
+  const source = yamlKey.pattern.source;
+  if (source.split("))*|").length === 2) yamlKey.pattern = new RegExp(source.replace("))*|", ")){0,100}|"), yamlKey.pattern.flags);
+}

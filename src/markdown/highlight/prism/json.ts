@@ -1,6 +1,13 @@
 /** JSON: keys are tags, as in Pygments' JSON lexer; anything not JSON is an error. */
+import type { Rule } from "../lexer.js";
 import { grammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
+
+// Outside every Prism token: whitespace, or anything else, which JSON does not allow.
+const other: Rule[] = [
+  [/[ \t\r\n]+/y, "w"],
+  [/[^ \t\r\n]/y, "err"],
+];
 
 export const jsonLexer = prismLexer({
   name: "JSON",
@@ -23,10 +30,7 @@ export const jsonLexer = prismLexer({
       case "null":
         return "kc";
       default:
-        return [
-          [/[ \t\r\n]+/y, "w"],
-          [/[^ \t\r\n]/y, "err"],
-        ];
+        return other;
     }
   },
 });

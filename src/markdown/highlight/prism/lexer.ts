@@ -48,19 +48,26 @@ class Collector {
     private readonly code: Join,
   ) {}
 
-  add(piece: Piece): void {
-    if (piece.text === "") return;
+  // One piece object, refilled for each piece: classifiers read it and keep nothing.
+  private readonly piece: { text: string; kinds: readonly string[]; within: readonly string[] } = { text: "", kinds: noKinds, within: noKinds };
+
+  add(text: string, kinds: readonly string[], within: readonly string[]): void {
+    if (text === "") return;
+    const piece = this.piece;
+    piece.text = text;
+    piece.kinds = kinds;
+    piece.within = within;
     const cls = this.classify(piece);
     if (cls === null || isJoin(cls)) {
       const join = cls ?? this.code;
       if (join !== this.join) this.flush();
       this.join = join;
-      this.held += piece.text;
+      this.held += text;
       return;
     }
     this.flush();
-    if (typeof cls === "string") this.tokens.push({ cls, text: piece.text });
-    else for (const token of runRules(piece.text, cls)) this.tokens.push(token);
+    if (typeof cls === "string") this.tokens.push({ cls, text });
+    else for (const token of runRules(text, cls)) this.tokens.push(token);
   }
 
   flush(): void {
@@ -74,22 +81,44 @@ function isJoin(cls: string | readonly Rule[] | Join): cls is Join {
   return typeof cls === "object" && "tokenize" in cls;
 }
 
-function flatten(stream: Prism.TokenStream, within: string[], out: Collector): void {
+function flatten(stream: Prism.TokenStream, within: readonly string[], out: Collector): void {
   if (typeof stream === "string") {
-    out.add({ text: stream, kinds: noKinds, within });
+    out.add(stream, noKinds, within);
   } else if (Array.isArray(stream)) {
     for (const part of stream) flatten(part, within, out);
   } else if (typeof stream.content === "string") {
-    out.add({ text: stream.content, kinds: kindsOf(stream), within });
+    out.add(stream.content, kindsOf(stream), within);
   } else {
-    flatten(stream.content, [stream.type, ...within], out);
+    flatten(stream.content, nest(within, stream.type), out);
   }
 }
 
-function kindsOf(token: Prism.Token): string[] {
-  const alias = token.alias;
-  if (alias === undefined) return [token.type];
-  return typeof alias === "string" ? [token.type, alias] : [token.type, ...alias];
+// The kinds and enclosing-type lists are shared between pieces, not built for each.
+const kindLists = new Map<string, readonly string[]>();
+const aliasedKindLists = new Map<string, Map<string, readonly string[]>>();
+const nested = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+function kindsOf(token: Prism.Token): readonly string[] {
+  const { type, alias } = token;
+  if (Array.isArray(alias)) return [type, ...alias];
+  if (alias === undefined) {
+    let kinds = kindLists.get(type);
+    if (kinds === undefined) kindLists.set(type, (kinds = [type]));
+    return kinds;
+  }
+  let byAlias = aliasedKindLists.get(type);
+  if (byAlias === undefined) aliasedKindLists.set(type, (byAlias = new Map()));
+  let kinds = byAlias.get(alias);
+  if (kinds === undefined) byAlias.set(alias, (kinds = [type, alias]));
+  return kinds;
+}
+
+function nest(within: readonly string[], type: string): readonly string[] {
+  let byType = nested.get(within);
+  if (byType === undefined) nested.set(within, (byType = new Map()));
+  let list = byType.get(type);
+  if (list === undefined) byType.set(type, (list = [type, ...within]));
+  return list;
 }
 
 /** A Join that tokenizes with regex rules. */

@@ -77,10 +77,11 @@ function stringRules(cls: string): Rule[] {
     [/[^\\#]+|[\\#]/y, cls],
   ];
 }
-const quoteClasses: Record<string, Rule[]> = { '"': stringRules("s2"), "'": stringRules("s1"), "`": stringRules("sb"), "%": stringRules("sx") };
+const doubleQuoted = stringRules("s2");
+const quoteClasses: Record<string, Rule[]> = { '"': doubleQuoted, "'": stringRules("s1"), "`": stringRules("sb"), "%": stringRules("sx") };
 
 // The class of the string being read: its opening quote comes with its first piece.
-let current: Rule[] = stringRules("s2");
+let current = doubleQuoted;
 
 const lexer = prismLexer({
   name: "Ruby",
@@ -110,7 +111,7 @@ const lexer = prismLexer({
 export const rubyLexer: Lexer = {
   ...lexer,
   tokenize(code) {
-    current = stringRules("s2");
+    current = doubleQuoted;
     return lexer.tokenize(code);
   },
 };

@@ -81,6 +81,7 @@ const code: Rule[] = [
 ];
 
 const escapes = /\\['"\\nrt]|\\x[0-7][0-9a-fA-F]|\\0|\\u\{[0-9a-fA-F]{1,6}\}/y;
+const stringParts = stringRules("s", escapes);
 
 export const rustLexer = prismLexer({
   name: "Rust",
@@ -88,13 +89,13 @@ export const rustLexer = prismLexer({
   grammar: grammar("rust"),
   code,
   classify({ text, kinds, within }) {
-    if (within.includes("attribute") || kinds[0] === "attribute") return kinds[0] === "string" ? stringRules("s", escapes) : "cp";
+    if (within.includes("attribute") || kinds[0] === "attribute") return kinds[0] === "string" ? stringParts : "cp";
     switch (kinds[0]) {
       case "comment":
         if (/^(?:\/\/!|\/\/\/(?!\/)|\/\*\*(?![*/])|\/\*!)/.test(text)) return "sd";
         return text.startsWith("//") ? "c1" : "cm";
       case "string":
-        return /^b?r/.test(text) ? "s" : stringRules("s", escapes);
+        return /^b?r/.test(text) ? "s" : stringParts;
       case "char":
         return "sc";
       default:

@@ -1,8 +1,11 @@
 /** A regex lexer with a stack of states, for the languages whose strings and substitutions nest. */
+import { rulesByFirstChar } from "../first-chars.js";
 import type { Token } from "../lexer.js";
 
 /** A rule: a sticky regex, the class (or a function of the match), and the state change ("#pop", "#pop:2", or a state to push). */
 export type StateRule = [RegExp, string | ((m: RegExpExecArray) => Token[]), string?];
+
+const tables = new WeakMap<readonly StateRule[], StateRule[][]>();
 
 /** Tokenizes from `start`; an unmatched character is an error ("err"), as in Pygments. */
 export function runStates(code: string, states: Readonly<Record<string, readonly StateRule[]>>, start: string): Token[] {
@@ -11,7 +14,9 @@ export function runStates(code: string, states: Readonly<Record<string, readonly
   let pos = 0;
   outer: while (pos < code.length) {
     const rules = states[stack[stack.length - 1] ?? start] ?? [];
-    for (const [re, action, next] of rules) {
+    // Only the rules that can match the character here are tried.
+    const candidates = rulesByFirstChar(rules, tables)[Math.min(code.charCodeAt(pos), 128)] ?? rules;
+    for (const [re, action, next] of candidates) {
       re.lastIndex = pos;
       const m = re.exec(code);
       if (m === null) continue;
