@@ -28,9 +28,8 @@ export function grammar(id: string): Prism.Grammar {
 
 // Prism's YAML key pattern reads a plain key of any length and then looks for its colon, which is
 // quadratic along a long line of dashes or colons; keys of more than a hundred words are not keys.
-const yaml: Record<string, Prism.GrammarValue | undefined> = grammar("yaml");
-const yamlKey = yaml.key;
-if (yamlKey !== undefined && !Array.isArray(yamlKey) && !(yamlKey instanceof RegExp)) {
-  const source = yamlKey.pattern.source;
-  if (source.split("))*|").length === 2) yamlKey.pattern = new RegExp(source.replace("))*|", ")){0,100}|"), yamlKey.pattern.flags);
+const yamlKey: unknown = Reflect.get(grammar("yaml"), "key");
+if (typeof yamlKey === "object" && yamlKey !== null && "pattern" in yamlKey && yamlKey.pattern instanceof RegExp) {
+  const { source, flags } = yamlKey.pattern;
+  if (source.split("))*|").length === 2) yamlKey.pattern = new RegExp(source.replace("))*|", ")){0,100}|"), flags);
 }
