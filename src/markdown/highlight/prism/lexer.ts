@@ -130,22 +130,15 @@ const plainText = joinRules([[/[\s\S]+/y, ""]]);
 
 /** A Lexer that tokenizes with the language's Prism grammar and classifies the pieces. */
 export function prismLexer(language: PrismLanguage): Lexer {
+  const codeJoin = language.code === undefined ? plainText : joinRules(language.code);
   return {
     name: language.name,
     aliases: language.aliases,
     tokenize(code) {
-      const out = new Collector(language.classify, language.code === undefined ? plainText : joinRules(language.code));
+      const out = new Collector(language.classify, codeJoin);
       flatten(Prism.tokenize(code, language.grammar), [], out);
       out.flush();
       return language.refine === undefined ? out.tokens : language.refine(out.tokens);
     },
-  };
-}
-
-/** The first kind of a piece that the table names, else `fallback`: the common shape of a Classify. */
-export function byKind(table: Readonly<Record<string, string | readonly Rule[] | Join | null>>, fallback: string | readonly Rule[] | Join | null): Classify {
-  return (piece) => {
-    for (const kind of piece.kinds) if (Object.hasOwn(table, kind)) return table[kind] ?? fallback;
-    return fallback;
   };
 }
