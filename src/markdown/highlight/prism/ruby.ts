@@ -45,7 +45,7 @@ const code: Rule[] = [
     "nb",
   ],
   [/(?:chomp|chop|exit|gsub|sub)!/y, "nb"],
-  [wordsRe(builtins, "(?![\\w])", "y"), "nb"],
+  [new RegExp(`(?<!\\.)${wordsRe(builtins).source}`, "y"), "nb"],
   [/__(?:FILE|LINE)__\b/y, "bp"],
   [/__END__/y, "cp"],
   [/(0_?[0-7]+(?:_[0-7]+)*)(\s*)([/?])?/y, groups("mo", "w", "o")],
@@ -99,7 +99,8 @@ const lexer = prismLexer({
         current = quoteClasses[text[0] ?? ""] ?? current;
         return within.includes("regex-literal") ? "sr" : current;
       case "symbol":
-        return "ss";
+        // A hash key (`name:`, its colon apart) is read by the code rules: Pygments takes builtin names first.
+        return text.startsWith(":") ? "ss" : null;
       case "regex":
         return "sr";
       default:
