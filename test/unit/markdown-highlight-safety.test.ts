@@ -152,6 +152,10 @@ describe("the first-character dispatch", () => {
     /[^=\s[\]{}()$"'`\\<&|;]+/y,
     /(?:select|from)\b/iy,
     /\$\{#?/y,
+    /#.*\n?/y,
+    /<<-?\s*('?)\\?(\w+)[\s\S]+?\2/y,
+    /(x?)\1a/y,
+    /(?:.|\n)b/y,
   ];
   it("never leaves out a rule that matches", () => {
     fc.assert(

@@ -2,7 +2,8 @@
  * Which characters can start a match of a regex, worked out from its source, so that a lexer tries
  * at each position only the rules that can match there. The analysis is conservative: where it is
  * unsure (a back-reference, `.`, a case-insensitive rule, anything it does not parse) it answers
- * "any character", which keeps the rule in every list; it never leaves out a rule that could match.
+ * "any character" for that part, which keeps the rule in every list it might belong to; it never
+ * leaves out a rule that could match.
  */
 
 /** Characters that can start a match: a table for ASCII, and whether any other character can. */
@@ -99,7 +100,7 @@ function element(src: string, i: number, flags: string): Part {
     return { set: alt.set, nullable: alt.nullable, end: alt.end + 1 };
   }
   if (c === "^" || c === "$") return { set: none(), nullable: true, end: i + 1 };
-  if (c === ".") throw new Unsure();
+  if (c === ".") return { set: any(), nullable: false, end: i + 1 };
   if (c === "[") {
     let j = i + 1;
     if (src[j] === "^") j++;
@@ -111,7 +112,9 @@ function element(src: string, i: number, flags: string): Part {
   if (c === "\\") {
     const next = src[i + 1] ?? "";
     if (next === "b" || next === "B") return { set: none(), nullable: true, end: i + 2 };
-    if (/[1-9k]/.test(next)) throw new Unsure();
+    // A back-reference may match anything, or nothing.
+    const backReference = /^\\(?:[1-9]\d*|k<[A-Za-z_]\w*>)/.exec(src.slice(i));
+    if (backReference !== null) return { set: any(), nullable: true, end: i + backReference[0].length };
     const m = /^\\(?:[pP]\{[^}]*\}|x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|c[A-Za-z]|[\s\S])/.exec(src.slice(i));
     if (m === null) throw new Unsure();
     return { set: probe(m[0], flags), nullable: false, end: i + m[0].length };
