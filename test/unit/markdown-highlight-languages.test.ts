@@ -323,9 +323,55 @@ const cases: [string, string, string[], string[]][] = [
   ],
 ];
 
+// Strings, characters and comments inside one another: whichever starts first wins.
+const nested: [string, string, string[], string[]][] = [
+  [
+    "c",
+    "C",
+    [
+      "char *a = \"/* no */ // no\"; // \"no\"",
+      "char b = '\"', c = '\\''; /* 'x' \"y\" */",
+      "puts(\"it's\");",
+    ],
+    [
+      "<span class=\"kt\">char</span><span class=\"w\"> </span><span class=\"o\">*</span><span class=\"n\">a</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"s\">&quot;/* no */ // no&quot;</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"c1\">// &quot;no&quot;</span>",
+      "<span class=\"kt\">char</span><span class=\"w\"> </span><span class=\"n\">b</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"sc\">&#39;&quot;&#39;</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"n\">c</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"sc\">&#39;\\&#39;&#39;</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"cm\">/* &#39;x&#39; &quot;y&quot; */</span>",
+      "<span class=\"n\">puts</span><span class=\"p\">(</span><span class=\"s\">&quot;it&#39;s&quot;</span><span class=\"p\">);</span>",
+    ],
+  ],
+  [
+    "java",
+    "Java",
+    [
+      "String a = \"/* no */\"; // \"no\"",
+      "char b = '\"'; /* 'x' \"y\" */",
+      "String c = \"it's \\\"q\\\"\";",
+    ],
+    [
+      "<span class=\"n\">String</span><span class=\"w\"> </span><span class=\"n\">a</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"s\">&quot;/* no */&quot;</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"c1\">// &quot;no&quot;</span>",
+      "<span class=\"kt\">char</span><span class=\"w\"> </span><span class=\"n\">b</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"sc\">&#39;&quot;&#39;</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"cm\">/* &#39;x&#39; &quot;y&quot; */</span>",
+      "<span class=\"n\">String</span><span class=\"w\"> </span><span class=\"n\">c</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"s\">&quot;it&#39;s \\&quot;q\\&quot;&quot;</span><span class=\"p\">;</span>",
+    ],
+  ],
+  [
+    "go",
+    "Go",
+    [
+      "a := \"/* no */ `x`\" // \"no\"",
+      "b := '\"' /* 'x' */",
+      "c := `raw \"s\" 'r'`",
+    ],
+    [
+      "<span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">:=</span><span class=\"w\"> </span><span class=\"s\">&quot;/* no */ `x`&quot;</span><span class=\"w\"> </span><span class=\"c1\">// &quot;no&quot;</span>",
+      "<span class=\"nx\">b</span><span class=\"w\"> </span><span class=\"o\">:=</span><span class=\"w\"> </span><span class=\"sc\">&#39;&quot;&#39;</span><span class=\"w\"> </span><span class=\"cm\">/* &#39;x&#39; */</span>",
+      "<span class=\"nx\">c</span><span class=\"w\"> </span><span class=\"o\">:=</span><span class=\"w\"> </span><span class=\"s\">`raw &quot;s&quot; &#39;r&#39;`</span>",
+    ],
+  ],
+];
+
 describe("highlighting as Pygments does", () => {
-  for (const [lang, name, code, lines] of cases) {
-    it(`highlights ${name}`, () => {
+  for (const [lang, name, code, lines] of [...cases, ...nested]) {
+    it(`highlights ${name}: ${code[0] ?? ""}`, () => {
       expect(html(`\`\`\`${lang}\n${code.join("\n")}\n\`\`\``)).toBe(
         `<div class="codehilite" data-code-language="${name}"><pre><span></span><code>${lines.join("\n")}\n</code></pre></div>`,
       );

@@ -110,9 +110,11 @@ describe("hostile code stays fast", () => {
     });
   }
 
-  // Prism's greedy string matching re-searches ahead from every token it passes, which is quadratic
-  // on a line of mixed unclosed quotes: these languages take seconds on such a message.
-  const quadratic = new Set(["c", "cpp", "java", "go", "sql", "ruby"]);
+  // Prism takes apart and re-matches greedy tokens that overlap (strings, characters, comments),
+  // which cascades on a line of mixed unclosed quotes. C, C++, Java and Go match theirs as one
+  // token; SQL's and Ruby's patterns (back-references, nested grammars) are not merged yet, and
+  // these languages still take seconds on such a message.
+  const quadratic = new Set(["sql", "ruby"]);
   for (const lang of languages.filter((l) => !quadratic.has(l))) {
     it(`in ${lang}: a message of unclosed quotes renders in at most 100 ms`, () => {
       const input = fenced(lang, fill("\"'`"));

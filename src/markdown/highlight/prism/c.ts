@@ -1,7 +1,7 @@
 /** C and C++: Prism finds comments, strings, numbers and directives; words and declarations follow Pygments' C lexers. */
 import type { Rule, Token } from "../lexer.js";
 import { nextSignificant, previousSignificant, stringRules, wordTable } from "./common.js";
-import { grammar } from "./grammars.js";
+import { mergedGrammar } from "./grammars.js";
 import { prismLexer, type Classify } from "./lexer.js";
 
 const cTypes =
@@ -61,7 +61,7 @@ function numberClass(text: string): string {
 
 function classify(): Classify {
   return ({ text, kinds, within }) => {
-    const kind = kinds[0];
+    const kind = kinds[0] === "literal" ? literalKind(text) : kinds[0];
     if (kind === "comment") return text.startsWith("//") ? "c1" : "cm";
     if (within.includes("macro")) {
       // A file name only on an #include line, which refine() checks.
@@ -85,6 +85,12 @@ function classify(): Classify {
         return null;
     }
   };
+}
+
+// What the merged "literal" token is, by how it starts.
+function literalKind(text: string): string {
+  if (text.startsWith("//") || text.startsWith("/*")) return "comment";
+  return text.startsWith("'") ? "char" : "string";
 }
 
 const declarationStart = new Set(["k", "kr", "kt", "n", "nb"]);
@@ -214,12 +220,14 @@ function declarationEnd(tokens: readonly Token[], i: number): "{" | ";" | undefi
   return undefined;
 }
 
-export const cLexer = prismLexer({ name: "C", aliases: ["c"], grammar: grammar("c"), classify: classify(), code: codeRules(cWords), refine: refine(false) });
+const literals = ["comment", "char", "string"];
+
+export const cLexer = prismLexer({ name: "C", aliases: ["c"], grammar: mergedGrammar("c", literals), classify: classify(), code: codeRules(cWords), refine: refine(false) });
 
 export const cppLexer = prismLexer({
   name: "C++",
   aliases: ["cpp", "c++"],
-  grammar: grammar("cpp"),
+  grammar: mergedGrammar("cpp", literals),
   classify: classify(),
   code: codeRules(cppWords),
   refine: refine(true),

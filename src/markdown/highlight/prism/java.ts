@@ -1,7 +1,7 @@
 /** Java: Prism finds comments, strings and characters; the code between follows Pygments' Java lexer. */
 import { runRules, type Rule, type Token } from "../lexer.js";
 import { groups } from "./common.js";
-import { grammar } from "./grammars.js";
+import { mergedGrammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
 
 const ident = String.raw`(?:[\p{L}_$][\p{L}\p{N}_$]*)`;
@@ -50,13 +50,19 @@ const code: Rule[] = [
   [/\n/y, "w"],
 ];
 
+// What the merged "literal" token is, by how it starts.
+function literalKind(text: string): string {
+  if (text.startsWith("//") || text.startsWith("/*")) return "comment";
+  return text.startsWith("'") ? "char" : "string";
+}
+
 export const javaLexer = prismLexer({
   name: "Java",
   aliases: ["java"],
-  grammar: grammar("java"),
+  grammar: mergedGrammar("java", ["comment", "triple-quoted-string", "char", "string"]),
   code,
   classify({ text, kinds }) {
-    switch (kinds[0]) {
+    switch (kinds[0] === "literal" ? literalKind(text) : kinds[0]) {
       case "comment":
         return text.startsWith("//") ? "c1" : "cm";
       case "string":
