@@ -39,18 +39,27 @@ if (typeof yamlKey === "object" && yamlKey !== null && "pattern" in yamlKey && y
  * greedy token, "literal", matching the leftmost of them as Prism's order would. Prism matches each
  * greedy token over the whole text and, when one overlaps another, takes it apart and matches again;
  * on a line of mixed unclosed quotes that cascades into quadratic time. One token cannot overlap
- * itself. A pattern this cannot merge safely (flags, back-references) keeps its own entry.
+ * itself. The merged tokens lose their `inside` grammars (the caller classes their text itself); a
+ * pattern with flags keeps its own entry.
  */
 export function mergedGrammar(id: string, keys: readonly string[]): Prism.Grammar {
   const source = grammar(id);
   const merged: string[] = [];
   const kept = new Set<string>();
+  let groups = 0; // capturing groups in the merged pattern so far, for renumbering back-references
   for (const key of keys) {
     const value: unknown = Reflect.get(source, key);
-    const parts = Array.isArray(value) ? value : [value];
-    const sources = parts.map(literalSource);
-    if (sources.every((s) => s !== undefined)) merged.push(...sources.filter((s) => s !== undefined));
-    else kept.add(key);
+    const parts = (Array.isArray(value) ? value : [value]).map(literalSource);
+    if (parts.some((part) => part === undefined)) {
+      kept.add(key);
+      continue;
+    }
+    for (const part of parts) {
+      if (part === undefined) continue;
+      const shift = groups;
+      merged.push(part.replace(/\\([1-9]\d*)/g, (_m, n: string) => `\\${Number(n) + shift}`));
+      groups += capturingGroups(part);
+    }
   }
   const copy: Prism.Grammar = {};
   let placed = false;
@@ -63,13 +72,28 @@ export function mergedGrammar(id: string, keys: readonly string[]): Prism.Gramma
   return copy;
 }
 
-// A pattern's source with its lookbehind group made a real lookbehind, if it can be merged.
+// A pattern's source with its lookbehind group made a real lookbehind (and its back-references
+// renumbered to match), or undefined if it has flags.
 function literalSource(part: unknown): string | undefined {
   const pattern = part instanceof RegExp ? part : typeof part === "object" && part !== null && "pattern" in part ? part.pattern : undefined;
-  if (!(pattern instanceof RegExp) || pattern.flags !== "" || /\\[1-9]/.test(pattern.source)) return undefined;
-  if (typeof part === "object" && part !== null && "inside" in part && part.inside !== undefined) return undefined;
+  if (!(pattern instanceof RegExp) || pattern.flags !== "") return undefined;
   const lookbehind = typeof part === "object" && part !== null && "lookbehind" in part && part.lookbehind === true;
   if (!lookbehind) return pattern.source;
   // Prism's lookbehind is the pattern's first group, which must open the pattern.
-  return pattern.source.startsWith("(") && !pattern.source.startsWith("(?") ? `(?<=${pattern.source.slice(1)}` : undefined;
+  if (!pattern.source.startsWith("(") || pattern.source.startsWith("(?")) return undefined;
+  return `(?<=${pattern.source.slice(1)}`.replace(/\\([1-9]\d*)/g, (_m, n: string) => `\\${Number(n) - 1}`);
+}
+
+// The capturing groups in a regex source: "(" not escaped, not in a class, not "(?:" or a lookaround.
+function capturingGroups(source: string): number {
+  let count = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(" && (source[i + 1] !== "?" || /^\(\?<[A-Za-z_]/.test(source.slice(i, i + 4)))) count++;
+  }
+  return count;
 }

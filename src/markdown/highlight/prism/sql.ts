@@ -1,6 +1,6 @@
 /** SQL: Prism finds comments and quoted strings; the code between follows Pygments' ANSI SQL lexer. */
 import type { Rule } from "../lexer.js";
-import { grammar } from "./grammars.js";
+import { mergedGrammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
 
 // Pygments' SQL keywords and builtin type names (matched case-insensitively).
@@ -52,6 +52,8 @@ const code: Rule[] = [
   [words(builtins), "nb"],
   [/[+*/<>=~!@#%^&|`?-]/y, "o"],
   [/[0-9]+/y, "mi"],
+  [/'(?:''|[^'])*'/y, "s1"],
+  [/"(?:""|[^"])*"/y, "ss"],
   [/[a-z_][\w$]*/iy, "n"],
   [/[;:()[\],.]/y, "p"],
 ];
@@ -59,12 +61,12 @@ const code: Rule[] = [
 export const sqlLexer = prismLexer({
   name: "SQL",
   aliases: ["sql"],
-  grammar: grammar("sql"),
+  grammar: mergedGrammar("sql", ["variable", "string", "identifier"]),
   code,
   classify({ text, kinds }) {
     // Prism also takes `#` and `//` lines for comments, which ANSI SQL does not have.
     if (kinds[0] === "comment") return text.startsWith("--") ? "c1" : text.startsWith("/*") ? "cm" : null;
-    if (kinds[0] === "string") return text.startsWith("'") ? "s1" : text.startsWith('"') ? "ss" : null;
+    if (kinds[0] === "string" || kinds[0] === "literal") return text.startsWith("'") ? "s1" : text.startsWith('"') ? "ss" : null;
     return null;
   },
 });
