@@ -97,3 +97,20 @@ function capturingGroups(source: string): number {
   }
   return count;
 }
+
+/**
+ * A copy of a grammar whose `keys` tokens keep their extent but not their inside grammar: HTML's
+ * script and style contents, which our own JavaScript and CSS lexers read.
+ */
+export function withoutInside(id: string, keys: readonly string[]): Prism.Grammar {
+  const source = grammar(id);
+  const copy: Prism.Grammar = {};
+  for (const key of Object.keys(source)) {
+    const value: unknown = Reflect.get(source, key);
+    if (keys.includes(key) && typeof value === "object" && value !== null && "pattern" in value && value.pattern instanceof RegExp) {
+      const lookbehind = "lookbehind" in value && value.lookbehind === true;
+      Reflect.set(copy, key, { pattern: value.pattern, lookbehind, greedy: true });
+    } else Reflect.set(copy, key, value);
+  }
+  return copy;
+}

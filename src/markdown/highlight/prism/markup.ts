@@ -7,7 +7,7 @@ import type { Rule } from "../lexer.js";
 import { javascriptLexer } from "../javascript.js";
 import { groups } from "./common.js";
 import { cssLexer } from "./css.js";
-import { grammar } from "./grammars.js";
+import { grammar, withoutInside } from "./grammars.js";
 import { prismLexer, type Classify, type Join } from "./lexer.js";
 import { runStates, type StateRule } from "./states.js";
 
@@ -86,6 +86,11 @@ function classify(tags: Join, text: Rule[], html: boolean): Classify {
   };
 }
 
-export const htmlLexer = prismLexer({ name: "HTML", aliases: ["html"], grammar: grammar("markup"), classify: classify(htmlTags, htmlText, true) });
+export const htmlLexer = prismLexer({
+  name: "HTML",
+  aliases: ["html"],
+  grammar: withoutInside("markup", ["script", "style"]),
+  classify: classify(htmlTags, htmlText, true),
+});
 
 export const xmlLexer = prismLexer({ name: "XML", aliases: ["xml"], grammar: grammar("markup"), classify: classify(xmlTags, xmlText, false) });
