@@ -22,5 +22,6 @@ export function escapeCode(text: string): string {
 
 /** Escapes highlighted code the way Pygments' HTML formatter does. */
 export function escapeHilite(text: string): string {
+  if (!/[&<>"']/.test(text)) return text;
   return escapeCode(text).replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }

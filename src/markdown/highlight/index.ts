@@ -1,14 +1,15 @@
 /** Syntax highlighting with Pygments' short token classes, for the languages we lex. */
 import { escapeHilite } from "../escape.js";
-import type { Lexer, Token } from "./lexer.js";
+import type { Lexer } from "./lexer.js";
 import { pythonLexer } from "./python.js";
 import { texLexer } from "./tex.js";
 import { javascriptLexer, typescriptLexer } from "./javascript.js";
 import { pygmentsLanguages } from "./languages.js";
+import { prismLexers } from "./prism/index.js";
 
 export type { Lexer } from "./lexer.js";
 
-const lexers: Lexer[] = [pythonLexer, texLexer, javascriptLexer, typescriptLexer];
+const lexers: Lexer[] = [pythonLexer, texLexer, javascriptLexer, typescriptLexer, ...prismLexers];
 
 const languageNames = new Map<string, string>();
 for (const line of pygmentsLanguages.split("\n")) {
@@ -44,24 +45,58 @@ export function headerLanguage(firstLine: string): string | undefined {
   return lang === "" ? undefined : lang;
 }
 
+const spanOpen = new Map<string, string>();
+
+function openTag(cls: string): string {
+  let tag = spanOpen.get(cls);
+  if (tag === undefined) spanOpen.set(cls, (tag = `<span class="${cls}">`));
+  return tag;
+}
+
+/**
+ * Lines longer than a whole message may be (Zulip's limit is 10,000 characters) are not real code;
+ * some of Prism's grammars take quadratic time on long repetitive lines, so such a block is left
+ * unhighlighted.
+ */
+const longestHighlightedLine = 10_000;
+
+function hasLongLine(code: string): boolean {
+  let start = 0;
+  for (let nl = code.indexOf("\n"); nl !== -1; nl = code.indexOf("\n", start)) {
+    if (nl - start > longestHighlightedLine) return true;
+    start = nl + 1;
+  }
+  return code.length - start > longestHighlightedLine;
+}
+
 /** Highlights `code` into escaped HTML with `<span class="…">` tokens. */
 export function highlight(lexer: Lexer, code: string): string {
+  if (hasLongLine(code)) return escapeHilite(code);
   let out = "";
-  let pending: Token | null = null;
+  // Pygments merges neighbouring tokens of the same kind into one span: the run being merged.
+  let cls = "";
+  let text = "";
   const flush = (): void => {
-    if (pending === null) return;
-    const text = escapeHilite(pending.text);
-    out += pending.cls === "" ? text : `<span class="${pending.cls}">${text}</span>`;
-    pending = null;
+    if (text === "") return;
+    if (cls === "") out += escapeHilite(text);
+    else if (!text.includes("\n")) out += openTag(cls) + escapeHilite(text) + "</span>";
+    else {
+      // Pygments' HTML formatter closes a span at each line end and opens none for an empty line.
+      const lines = text.split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i] ?? "";
+        if (i > 0) out += "\n";
+        if (line !== "") out += openTag(cls) + escapeHilite(line) + "</span>";
+      }
+    }
+    text = "";
   };
   for (const token of lexer.tokenize(code)) {
-    // Pygments merges neighbouring tokens of the same kind into one span.
-    if (pending !== null && pending.cls === token.cls) {
-      pending = { cls: pending.cls, text: pending.text + token.text };
-      continue;
+    if (token.cls !== cls) {
+      flush();
+      cls = token.cls;
     }
-    flush();
-    pending = token;
+    text += token.text;
   }
   flush();
   return out;
