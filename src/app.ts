@@ -20,7 +20,8 @@ import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
-import { DueTimer } from "./due-timer.js";
+import { DueTimer, everyInterval } from "./due-timer.js";
+import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
 import { deliverDueScheduledMessages } from "./actions/scheduled-delivery.js";
 import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
 import { UrlSigner } from "./uploads/paths.js";
@@ -83,6 +84,15 @@ export async function createContext(config: Config, options: AppOptions = {}): P
       next: () => nextScheduledTime(store.db),
       run: (stopping) => deliverDueScheduledMessages(ctx, stopping),
     }),
+    unclaimedUploads: new DueTimer(
+      clock,
+      log,
+      everyInterval(clock, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS, async (stopping) => {
+        await removeUnclaimedUploads(ctx, clock.now(), stopping);
+      }),
+      // Looks at the clock hourly: a day's sleep would miss a clock that was moved on.
+      3600_000,
+    ),
   };
   return ctx;
 }
@@ -139,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
+  ctx.unclaimedUploads.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
   // Images uploaded before a restart whose thumbnails were never made.
   for (const image of await unthumbnailedImages(ctx.db)) ctx.thumbnails.enqueue(image.id);
@@ -148,6 +159,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async close() {
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
+      await ctx.unclaimedUploads.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
       await ctx.thumbnails.stop();

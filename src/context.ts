@@ -47,6 +47,11 @@ export interface AppContext {
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
    */
   scheduledMessages: DueTimer;
+  /**
+   * Removes uploads no message claimed within five weeks, at start and daily by `clock`
+   * (started by buildApp); `runDue()` runs it now, as the timer does.
+   */
+  unclaimedUploads: DueTimer;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
 }

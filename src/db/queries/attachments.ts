@@ -152,3 +152,34 @@ export async function linkedFromPublicChannel(db: Db, attachmentId: number): Pro
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Uploads created before `before` that no message links, oldest first (Zulip's old unclaimed attachments). */
+export function unclaimedAttachmentsBefore(db: Db, before: number, limit: number): Promise<AttachmentRow[]> {
+  return db
+    .selectFrom("attachment")
+    .selectAll()
+    .where("create_time", "<", before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_message").select("attachment_message.message_id").whereRef("attachment_message.attachment_id", "=", "attachment.id"))))
+    .orderBy("create_time")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Deletes those of these uploads that are still unclaimed and created before `before` (a message
+ * may have linked one since it was picked), with their image facts; returns their path ids.
+ */
+export async function deleteUnclaimedAttachments(db: Db, ids: readonly number[], before: number): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const deleted = await db
+    .deleteFrom("attachment")
+    .where("id", "in", ids)
+    .where("create_time", "<", before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_message").select("attachment_message.message_id").whereRef("attachment_message.attachment_id", "=", "attachment.id"))))
+    .returning("path_id")
+    .execute();
+  const paths = deleted.map((r) => r.path_id);
+  if (paths.length > 0) await db.deleteFrom("image_attachment").where("path_id", "in", paths).execute();
+  return paths;
+}
