@@ -79,7 +79,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
     thumbnails: new ThumbnailQueue(log),
     urls: new UrlSigner(config.dataDir),
-    limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
+    limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
       run: (stopping) => deliverDueScheduledMessages(ctx, stopping),

@@ -40,8 +40,8 @@ export interface AppContext {
   thumbnails: ThumbnailQueue;
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
-  /** Per-key attempt limits: password checks by address, email-change requests by user. */
-  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter };
+  /** Per-key attempt limits: password checks by address, email-change requests by user, downloads by spectators by file. */
+  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter; spectatorFiles: AttemptLimiter };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.

@@ -95,6 +95,17 @@ export async function resetAttachmentPublicity(db: Db, attachmentIds: readonly n
   await db.updateTable("attachment").set({ is_realm_public: null, is_web_public: null }).where("id", "in", attachmentIds).execute();
 }
 
+/** Forgets the cached publicity of the uploads a channel's messages link (its privacy changed). */
+export async function resetChannelAttachmentPublicity(db: Db, streamId: number): Promise<void> {
+  await db
+    .updateTable("attachment")
+    .set({ is_realm_public: null, is_web_public: null })
+    .where("id", "in", (eb) =>
+      eb.selectFrom("attachment_message").innerJoin("message", "message.id", "attachment_message.message_id").select("attachment_message.attachment_id").where("message.stream_id", "=", streamId),
+    )
+    .execute();
+}
+
 /** The ids of the uploads these messages link. */
 export async function attachmentIdsOfMessages(db: Db, messageIds: readonly number[]): Promise<number[]> {
   if (messageIds.length === 0) return [];
@@ -134,6 +145,21 @@ export async function subscribedWhereLinkedWithSharedHistory(db: Db, attachmentI
     .where("subscription.user_id", "=", userId)
     .where("subscription.active", "=", 1)
     .where("stream.history_public_to_subscribers", "=", 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether a message in a public, web-public channel links the upload. */
+export async function linkedFromWebPublicChannel(db: Db, attachmentId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("attachment_message")
+    .innerJoin("message", "message.id", "attachment_message.message_id")
+    .innerJoin("stream", "stream.id", "message.stream_id")
+    .select("message.id")
+    .where("attachment_message.attachment_id", "=", attachmentId)
+    .where("stream.invite_only", "=", 0)
+    .where("stream.is_web_public", "=", 1)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
