@@ -36,6 +36,7 @@ import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.j
 import { Metrics } from "./http/metrics.js";
 import { registerFileRoutes } from "./routes/uploads.js";
 import { registerAvatarRoutes } from "./routes/avatars.js";
+import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmojiImageRoutes(http, ctx);
   registerFileRoutes(http, ctx);
   registerAvatarRoutes(http, ctx);
+  registerRealmBrandingRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);

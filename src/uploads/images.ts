@@ -6,8 +6,14 @@ export const IMAGE_BOMB_TOTAL_PIXELS = 90_000_000;
 /** Zulip's DEFAULT_AVATAR_SIZE and MEDIUM_AVATAR_SIZE (square PNGs). */
 export const AVATAR_SIZE = 100;
 export const MEDIUM_AVATAR_SIZE = 500;
+/** The box a wide logo is fitted into (Zulip's 8 × DEFAULT_AVATAR_SIZE by DEFAULT_AVATAR_SIZE). */
+export const LOGO_WIDTH = 8 * AVATAR_SIZE;
+export const LOGO_HEIGHT = AVATAR_SIZE;
 /** Zulip's DEFAULT_EMOJI_SIZE (square). */
 export const EMOJI_SIZE = 64;
+
+/** Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES: the declared types an avatar, icon or logo may have. */
+export const THUMBNAIL_ACCEPT_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/avif", "image/gif", "image/heic", "image/jpeg", "image/png", "image/tiff", "image/webp"]);
 
 /** The image types uploads are thumbnailed from, by sharp's format name. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -81,6 +87,19 @@ export async function resizeAvatar(bytes: Buffer, size: number): Promise<Buffer>
   await checkImage(bytes);
   try {
     return await (await sharp())(bytes, LOAD).rotate().resize(size, size, { fit: "cover", position: "centre" }).png().toBuffer();
+  } catch {
+    throw badImage("Image is corrupted or truncated");
+  }
+}
+
+/**
+ * An organisation's wide logo as a PNG: scaled down (never up) to fit 800×100, its proportions
+ * kept and nothing added (Zulip's resize_logo).
+ */
+export async function resizeLogo(bytes: Buffer): Promise<Buffer> {
+  await checkImage(bytes);
+  try {
+    return await (await sharp())(bytes, LOAD).rotate().resize(LOGO_WIDTH, LOGO_HEIGHT, { fit: "inside", withoutEnlargement: true }).png().toBuffer();
   } catch {
     throw badImage("Image is corrupted or truncated");
   }
