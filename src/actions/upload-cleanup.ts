@@ -2,6 +2,7 @@ import { write, type AppContext } from "../context.js";
 import { deleteUnclaimedAttachments, unclaimedAttachmentsBefore } from "../db/queries/attachments.js";
 import { unsentScheduledContentsLinkingUploads } from "../db/queries/scheduled-messages.js";
 import { linkedPathIds } from "../uploads/paths.js";
+import { deleteUploadFiles } from "../uploads/storage.js";
 
 /** Zulip's delete_old_unclaimed_attachments default: an upload no message links is kept five weeks. */
 export const UNCLAIMED_UPLOAD_MAX_AGE_MS = 5 * 7 * 24 * 3600 * 1000;
@@ -34,10 +35,7 @@ export async function removeUnclaimedUploads(ctx: AppContext, now: number, stopp
     }
     const paths = await write(ctx, (tx) => deleteUnclaimedAttachments(tx, doomed, before));
     // The rows are gone: the files follow (a failure here leaves only unreachable files).
-    for (const pathId of paths) {
-      await ctx.files.delete(pathId);
-      await ctx.files.deletePrefix(`thumbnail/${pathId}/`);
-    }
+    for (const pathId of paths) await deleteUploadFiles(ctx.files, pathId);
     removed += paths.length;
     // Ones a message claimed meanwhile stay unclaimed-looking no longer; the rest were kept on purpose.
     for (const id of doomed) kept.add(id);

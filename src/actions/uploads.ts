@@ -23,6 +23,7 @@ import { attachmentDicts, fileAccess } from "../lib/attachments.js";
 import { realmProp } from "../lib/realm-props.js";
 import { hasImageSignature, IMAGE_BOMB_TOTAL_PIXELS, IMAGE_SIGNATURE_BYTES, probeImage, type ImageFacts } from "../uploads/images.js";
 import { newPathId, sanitizeName, unquote } from "../uploads/paths.js";
+import { deleteUploadFiles } from "../uploads/storage.js";
 
 /** A file written to storage whose rows are not yet recorded. */
 export interface StagedUpload {
@@ -92,7 +93,7 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
   // A file past the size limit ends early; receiveSingleFile reports it (and discards this one).
   const size = await ctx.files.put(pathId, inspect);
   if (overQuota && !file.stream.truncated) {
-    await ctx.files.delete(pathId);
+    await deleteUploadFiles(ctx.files, pathId);
     throw quotaExceeded();
   }
   const facts = size > 0 && head.length > 0 ? await probeImage(Buffer.concat(head)) : undefined;
@@ -109,7 +110,7 @@ function declaredType(mimetype: string): string {
 
 /** Removes a staged file that will not be recorded. */
 export async function discardUpload(ctx: AppContext, staged: StagedUpload): Promise<void> {
-  await ctx.files.delete(staged.pathId);
+  await deleteUploadFiles(ctx.files, staged.pathId);
 }
 
 /**
@@ -198,6 +199,5 @@ export async function checkRemoveAttachment(ctx: AppContext, user: UserRow, atta
     outbox.send({ type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: await realmUploadSpaceUsed(tx, row.realm_id) }, [user.id]);
     return row;
   });
-  await ctx.files.delete(attachment.path_id);
-  await ctx.files.deletePrefix(`thumbnail/${attachment.path_id}/`);
+  await deleteUploadFiles(ctx.files, attachment.path_id);
 }

@@ -54,6 +54,10 @@ describe("the periodic removal of unclaimed uploads", () => {
     expect(stored(pathIdOf(unclaimed))).toBe(false);
     expect(stored(pathIdOf(image))).toBe(false);
     expect(stored(`thumbnail/${pathIdOf(image)}`)).toBe(false);
+    // The folders only they occupied go too; the realm's shared ones stay.
+    const folder = (url: string) => pathIdOf(url).split("/").slice(0, 3).join("/");
+    expect([stored(folder(unclaimed)), stored(folder(image)), stored(`thumbnail/${folder(image)}`)]).toEqual([false, false, false]);
+    expect(stored(folder(claimed))).toBe(true);
     const after = await listed();
     expect(after.names).toEqual(["shared.txt", "later.txt", "recent.txt"]);
     expect(after.used).toBe(before.used - (before.sizes.get("forgotten.txt") ?? 0) - (before.sizes.get("forgotten.png") ?? 0));
