@@ -1,23 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { checkDeleteRealmIcon, checkDeleteRealmLogo, checkUploadRealmIcon, checkUploadRealmLogo } from "../actions/realm-branding.js";
 import type { AppContext } from "../context.js";
-import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
-import { adminRequired, missingArgument } from "../http/errors.js";
 import { sendStoredFile } from "../http/files.js";
-import { decodeJson, isBool, str } from "../http/params.js";
+import { bool } from "../http/params.js";
 import { uploadedFiles } from "../http/uploads.js";
-import { realmBrandingKey, type LogoKind } from "../lib/realm/branding.js";
-import { isAdmin } from "../lib/roles.js";
+import { realmBrandingKey } from "../lib/realm/branding.js";
+import { requireAdmin } from "../lib/roles.js";
 
-// `night` is taken raw and decoded after the role check: Zulip refuses non-administrators first.
-const logoParams = { night: str().optional() };
-
-/** The organisation's icon and wide logos (light and dark theme): upload one, or go back to the default. */
+/** The organisation's icon and wide logos (light and dark theme): upload one, or go back to the default; administrators only. */
 export const realmBrandingEndpoints = [
   endpoint({
     method: "POST",
     path: "/realm/icon",
+    guard: requireAdmin,
     params: {},
     async handler({ ctx, user, request }) {
       return { icon_url: await checkUploadRealmIcon(ctx, user, uploadedFiles(request)) };
@@ -26,6 +22,7 @@ export const realmBrandingEndpoints = [
   endpoint({
     method: "DELETE",
     path: "/realm/icon",
+    guard: requireAdmin,
     params: {},
     async handler({ ctx, user }) {
       return { icon_url: await checkDeleteRealmIcon(ctx, user) };
@@ -34,29 +31,24 @@ export const realmBrandingEndpoints = [
   endpoint({
     method: "POST",
     path: "/realm/logo",
-    params: logoParams,
+    guard: requireAdmin,
+    params: { night: bool() },
     async handler({ ctx, user, params, request }) {
-      await checkUploadRealmLogo(ctx, user, logoKind(user, params.night), uploadedFiles(request));
+      await checkUploadRealmLogo(ctx, user, params.night ? "night_logo" : "logo", uploadedFiles(request));
       return {};
     },
   }),
   endpoint({
     method: "DELETE",
     path: "/realm/logo",
-    params: logoParams,
+    guard: requireAdmin,
+    params: { night: bool() },
     async handler({ ctx, user, params }) {
-      await checkDeleteRealmLogo(ctx, user, logoKind(user, params.night));
+      await checkDeleteRealmLogo(ctx, user, params.night ? "night_logo" : "logo");
       return {};
     },
   }),
 ];
-
-/** Which logo `night` names; a required JSON boolean, read once the caller is known to be an administrator. */
-function logoKind(user: UserRow, night: string | undefined): LogoKind {
-  if (!isAdmin(user)) throw adminRequired();
-  if (night === undefined) throw missingArgument("night");
-  return isBool(decodeJson(night, "night"), "night") ? "night_logo" : "logo";
-}
 
 const BRANDING_FILE = /^(icon|logo|night_logo)\.(png|original)$/;
 
