@@ -20,7 +20,8 @@ import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
-import { DueTimer } from "./due-timer.js";
+import { DueTimer, everyInterval } from "./due-timer.js";
+import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
 import { deliverDueScheduledMessages } from "./actions/scheduled-delivery.js";
 import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
 import { UrlSigner } from "./uploads/paths.js";
@@ -35,6 +36,7 @@ import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.j
 import { Metrics } from "./http/metrics.js";
 import { registerFileRoutes } from "./routes/uploads.js";
 import { registerAvatarRoutes } from "./routes/avatars.js";
+import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
@@ -85,11 +87,20 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
     thumbnails: new ThumbnailQueue(log),
     urls: new UrlSigner(config.dataDir),
-    limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange) },
+    limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
       run: (stopping) => deliverDueScheduledMessages(ctx, stopping),
     }),
+    unclaimedUploads: new DueTimer(
+      clock,
+      log,
+      everyInterval(clock, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS, async (stopping) => {
+        await removeUnclaimedUploads(ctx, clock.now(), stopping);
+      }),
+      // Looks at the clock hourly: a day's sleep would miss a clock that was moved on.
+      3600_000,
+    ),
   };
   return ctx;
 }
@@ -136,6 +147,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmojiImageRoutes(http, ctx);
   registerFileRoutes(http, ctx);
   registerAvatarRoutes(http, ctx);
+  registerRealmBrandingRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
@@ -146,6 +158,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
+  ctx.unclaimedUploads.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
   // Images uploaded before a restart whose thumbnails were never made.
   for (const image of await unthumbnailedImages(ctx.db)) ctx.thumbnails.enqueue(image.id);
@@ -155,6 +168,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async close() {
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
+      await ctx.unclaimedUploads.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
       await ctx.thumbnails.stop();

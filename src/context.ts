@@ -40,13 +40,18 @@ export interface AppContext {
   thumbnails: ThumbnailQueue;
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
-  /** Per-key attempt limits: password checks by address, email-change requests by user. */
-  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter };
+  /** Per-key attempt limits: password checks by address, email-change requests by user, downloads by spectators by file. */
+  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter; spectatorFiles: AttemptLimiter };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
    */
   scheduledMessages: DueTimer;
+  /**
+   * Removes uploads no message claimed within five weeks, at start and daily by `clock`
+   * (started by buildApp); `runDue()` runs it now, as the timer does.
+   */
+  unclaimedUploads: DueTimer;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
 }

@@ -102,3 +102,21 @@ export class DueTimer {
     this.timer.unref();
   }
 }
+
+/**
+ * Work done at start and then every `intervalMs` by the clock (a daily job, say), each interval
+ * counted from when the last run started. The timer may fire sooner (it looks at the clock at
+ * least every maxSleepMs); a run is skipped until the interval has passed.
+ */
+export function everyInterval(clock: Clock, intervalMs: number, run: (stopping: () => boolean) => Promise<void>): DueWork {
+  let lastStarted: number | undefined;
+  return {
+    next: async () => (lastStarted === undefined ? clock.now() : lastStarted + intervalMs),
+    run: async (stopping) => {
+      const now = clock.now();
+      if (lastStarted !== undefined && now < lastStarted + intervalMs) return;
+      lastStarted = now;
+      await run(stopping);
+    },
+  };
+}

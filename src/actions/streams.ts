@@ -1,5 +1,6 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
+import { resetChannelAttachmentPublicity } from "../db/queries/attachments.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import {
   addDefaultStream,
@@ -236,6 +237,8 @@ async function applyStreamChanges(
     if (next.history_public_to_subscribers !== current.history_public_to_subscribers) {
       await update({ history_public_to_subscribers: next.history_public_to_subscribers }, { property: "history_public_to_subscribers", value: perm.history });
     }
+    // Who may read the files its messages link follows (Zulip's do_change_stream_permission).
+    if (next.invite_only !== stream.invite_only || next.is_web_public !== stream.is_web_public) await resetChannelAttachmentPublicity(tx, stream.id);
   }
   if (changes.isDefaultStream !== undefined) {
     if (changes.isDefaultStream) await addDefaultStream(tx, stream.realm_id, stream.id);

@@ -21,8 +21,9 @@ import { ApiError, badRequest } from "../http/errors.js";
 import type { IncomingFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess } from "../lib/attachments.js";
 import { realmProp } from "../lib/realm-props.js";
-import { IMAGE_BOMB_TOTAL_PIXELS, probeImage, type ImageFacts } from "../uploads/images.js";
+import { hasImageSignature, IMAGE_BOMB_TOTAL_PIXELS, IMAGE_SIGNATURE_BYTES, probeImage, type ImageFacts } from "../uploads/images.js";
 import { newPathId, sanitizeName, unquote } from "../uploads/paths.js";
+import { deleteUploadFiles } from "../uploads/storage.js";
 
 /** A file written to storage whose rows are not yet recorded. */
 export interface StagedUpload {
@@ -64,6 +65,7 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
   let headSize = 0;
   let total = 0;
   let overQuota = false;
+  let keepHead = true;
   // Counts and keeps the first bytes on the way to storage; past the quota the rest is read (the
   // size limit is reported first) but not kept.
   const inspect = new Transform({
@@ -71,9 +73,14 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
       total += chunk.length;
       if (total > room) overQuota = true;
       if (overQuota) return done();
-      if (headSize < HEAD_BYTES) {
+      if (headSize < HEAD_BYTES && keepHead) {
         head.push(chunk);
         headSize += chunk.length;
+        // Once its first bytes say it is no image, nothing more of it is held.
+        if (headSize >= IMAGE_SIGNATURE_BYTES && !hasImageSignature(Buffer.concat(head))) {
+          keepHead = false;
+          head.length = 0;
+        }
       }
       done(null, chunk);
     },
@@ -86,10 +93,10 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
   // A file past the size limit ends early; receiveSingleFile reports it (and discards this one).
   const size = await ctx.files.put(pathId, inspect);
   if (overQuota && !file.stream.truncated) {
-    await ctx.files.delete(pathId);
+    await deleteUploadFiles(ctx.files, pathId);
     throw quotaExceeded();
   }
-  const facts = size > 0 ? await probeImage(Buffer.concat(head)) : undefined;
+  const facts = size > 0 && head.length > 0 ? await probeImage(Buffer.concat(head)) : undefined;
   // An image past the pixel limit is kept as a plain file: never decoded, previewed or shown inline.
   const image = facts && facts.width * facts.height * facts.frames <= IMAGE_BOMB_TOTAL_PIXELS ? facts : undefined;
   return { pathId, fileName, size, contentType: image?.contentType ?? declaredType(file.mimetype), image };
@@ -103,7 +110,7 @@ function declaredType(mimetype: string): string {
 
 /** Removes a staged file that will not be recorded. */
 export async function discardUpload(ctx: AppContext, staged: StagedUpload): Promise<void> {
-  await ctx.files.delete(staged.pathId);
+  await deleteUploadFiles(ctx.files, staged.pathId);
 }
 
 /**
@@ -192,6 +199,5 @@ export async function checkRemoveAttachment(ctx: AppContext, user: UserRow, atta
     outbox.send({ type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: await realmUploadSpaceUsed(tx, row.realm_id) }, [user.id]);
     return row;
   });
-  await ctx.files.delete(attachment.path_id);
-  await ctx.files.deletePrefix(`thumbnail/${attachment.path_id}/`);
+  await deleteUploadFiles(ctx.files, attachment.path_id);
 }

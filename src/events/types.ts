@@ -19,13 +19,16 @@ export type HeartbeatEvent = { type: "heartbeat" };
 export type RealmSettingValue = boolean | number | string | null;
 
 /**
- * An organisation setting changed: `update` for one property, or `update_dict` (property always
- * "default") for the settings Zulip announces that way (message editing, group settings,
- * authentication methods).
+ * An organisation setting changed: `update` for one property, or `update_dict` for the settings
+ * Zulip announces that way: property "default" (message editing, group settings, authentication
+ * methods), "icon", "logo" or "night_logo" (the organisation's images, with their URL and source).
  */
 export type RealmEvent =
   | { type: "realm"; op: "update"; property: string; value: RealmSettingValue }
-  | { type: "realm"; op: "update_dict"; property: "default"; data: Record<string, unknown> };
+  | { type: "realm"; op: "update_dict"; property: "default"; data: Record<string, unknown> }
+  | { type: "realm"; op: "update_dict"; property: "icon"; data: { icon_url: string; icon_source: string } }
+  | { type: "realm"; op: "update_dict"; property: "logo"; data: { logo_url: string; logo_source: string } }
+  | { type: "realm"; op: "update_dict"; property: "night_logo"; data: { night_logo_url: string; night_logo_source: string } };
 
 /** A domain new users may sign up from: added, its subdomain flag changed, or removed. */
 export type RealmDomainDict = { domain: string; allow_subdomains: boolean };

@@ -3,6 +3,7 @@ import {
   attachmentByPath,
   attachmentIdsOfMessages,
   linkedFromPublicChannel,
+  linkedFromWebPublicChannel,
   messagesOfAttachments,
   receivedLinkingMessage,
   subscribedWhereLinkedWithSharedHistory,
@@ -13,7 +14,9 @@ import type { UserRow } from "../db/queries/users.js";
 import { THUMBNAIL_FORMATS, formatName, type StoredThumbnail } from "../uploads/images.js";
 import type { UploadPreview } from "../markdown/context.js";
 import { replacePlaceholders } from "../markdown/previews.js";
+import type { RealmRow } from "../db/queries/realms.js";
 import { Role } from "./roles.js";
+import { webPublicStreamsEnabled } from "./stream-permissions.js";
 
 /** An attachment as GET /attachments and attachment events show it (Zulip's Attachment.to_dict). */
 export interface ApiAttachment {
@@ -49,6 +52,19 @@ export async function fileAccess(db: Db, user: UserRow, pathId: string): Promise
   if (await receivedLinkingMessage(db, attachment.id, user.id)) return { access: "allowed", attachment };
   const sharedHistory = await subscribedWhereLinkedWithSharedHistory(db, attachment.id, user.id);
   return { access: sharedHistory ? "allowed" : "forbidden", attachment };
+}
+
+/**
+ * Zulip's validate_attachment_request_for_spectator_access, for a caller without credentials:
+ * an upload of the served organisation that a message in a web-public channel links, while the
+ * organisation allows web-public access (spectators).
+ */
+export async function spectatorFileAccess(db: Db, realm: RealmRow | undefined, pathId: string): Promise<FileAccess> {
+  const attachment = await attachmentByPath(db, pathId);
+  if (!attachment) return "missing";
+  if (!realm || attachment.realm_id !== realm.id || !webPublicStreamsEnabled(realm)) return "forbidden";
+  const webPublic = attachment.is_web_public === null ? await linkedFromWebPublicChannel(db, attachment.id) : attachment.is_web_public === 1;
+  return webPublic ? "allowed" : "forbidden";
 }
 
 /** The ids of uploads linked from these messages (their publicity may change when the messages move). */

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { authenticationKey } from "../actions/account.js";
 import { doRegenerateApiKey } from "../actions/users.js";
 import type { AppContext } from "../context.js";
@@ -7,6 +6,7 @@ import { userByDeliveryEmail } from "../db/queries/users.js";
 import { endpoint, publicEndpoint } from "../http/endpoint.js";
 import { ApiError, badRequest, rateLimited } from "../http/errors.js";
 import { str } from "../http/params.js";
+import { realmIconUrl } from "../lib/realm/branding.js";
 import { verifyPassword } from "../lib/secrets.js";
 import { FEATURE_LEVEL, VERSION } from "../version.js";
 
@@ -53,7 +53,7 @@ export const authEndpoints = [
         realm_uri: url,
         realm_url: url,
         realm_name: realm.name,
-        realm_icon: `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`,
+        realm_icon: realmIconUrl(realm),
         realm_description: realm.description,
         realm_web_public_access_enabled: false,
       };

@@ -3,6 +3,7 @@ import { checkRecordUpload, checkRemoveAttachment, discardUpload, stageUpload } 
 import type { AppContext } from "../context.js";
 import { attachmentByPath, attachmentsOfOwner, realmUploadSpaceUsed } from "../db/queries/attachments.js";
 import { imageAttachmentsByPaths } from "../db/queries/image-attachments.js";
+import { defaultRealm } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
@@ -10,7 +11,7 @@ import { ApiError, badRequest } from "../http/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
 import { pathInt } from "../http/params.js";
 import { receiveSingleFile } from "../http/uploads.js";
-import { attachmentDicts, fileAccess, storedThumbnails } from "../lib/attachments.js";
+import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/attachments.js";
 import { formatName, parseFormatName } from "../uploads/images.js";
 import { isPathId } from "../uploads/paths.js";
 
@@ -93,7 +94,7 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
       const pathId = rest.slice(0, cut);
       const format = parseFormatName(rest.slice(cut + 1));
       if (!format || !isPathId(pathId)) return sendFileError(reply, 404);
-      const access = user ? (await fileAccess(ctx.db, user, pathId)).access : "forbidden";
+      const access = user ? (await fileAccess(ctx.db, user, pathId)).access : await anonymousAccess(ctx, pathId);
       if (access !== "allowed") return sendFileError(reply, access === "missing" ? 404 : 403);
       const [image] = await imageAttachmentsByPaths(ctx.db, Number(pathId.split("/")[0]), [pathId]);
       const made = image ? storedThumbnails(image) : [];
@@ -130,9 +131,14 @@ async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserRow
   return undefined;
 }
 
-/** Without credentials a file is never shown (no web-public access here); missing ones are still 404. */
-async function anonymousAccess(ctx: AppContext, pathId: string): Promise<"missing" | "forbidden"> {
-  return (await attachmentByPath(ctx.db, pathId)) ? "forbidden" : "missing";
+/**
+ * Without credentials, only files a web-public channel's message links (Zulip's spectator
+ * access), each at most 1000 times a day (its spectator_attachment_access_by_file limit).
+ */
+async function anonymousAccess(ctx: AppContext, pathId: string): Promise<FileAccess> {
+  const access = await spectatorFileAccess(ctx.db, await defaultRealm(ctx.db), pathId);
+  if (access !== "allowed") return access;
+  return ctx.limits.spectatorFiles.hit(pathId, ctx.clock.now()) > 0 ? "forbidden" : "allowed";
 }
 
 async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string, download = false): Promise<void> {

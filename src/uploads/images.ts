@@ -6,8 +6,14 @@ export const IMAGE_BOMB_TOTAL_PIXELS = 90_000_000;
 /** Zulip's DEFAULT_AVATAR_SIZE and MEDIUM_AVATAR_SIZE (square PNGs). */
 export const AVATAR_SIZE = 100;
 export const MEDIUM_AVATAR_SIZE = 500;
+/** The box a wide logo is fitted into (Zulip's 8 × DEFAULT_AVATAR_SIZE by DEFAULT_AVATAR_SIZE). */
+export const LOGO_WIDTH = 8 * AVATAR_SIZE;
+export const LOGO_HEIGHT = AVATAR_SIZE;
 /** Zulip's DEFAULT_EMOJI_SIZE (square). */
 export const EMOJI_SIZE = 64;
+
+/** Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES: the declared types an avatar, icon or logo may have. */
+export const THUMBNAIL_ACCEPT_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/avif", "image/gif", "image/heic", "image/jpeg", "image/png", "image/tiff", "image/webp"]);
 
 /** The image types uploads are thumbnailed from, by sharp's format name. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = {
@@ -56,6 +62,8 @@ const LOAD = { limitInputPixels: IMAGE_BOMB_TOTAL_PIXELS, failOn: "error" } as c
  * are enough), or undefined when the bytes are not an image sharp decodes. Not a decode: cheap.
  */
 export async function probeImage(bytes: Buffer | string): Promise<ImageFacts | undefined> {
+  // Most uploads are not images: those never load libvips (nor cost a call into it).
+  if (Buffer.isBuffer(bytes) && !hasImageSignature(bytes)) return undefined;
   let meta: Metadata;
   try {
     meta = await (await sharp())(bytes, { ...LOAD, limitInputPixels: false }).metadata();
@@ -67,6 +75,27 @@ export async function probeImage(bytes: Buffer | string): Promise<ImageFacts | u
   const frames = meta.pages ?? 1;
   return { contentType, width: meta.width, height: meta.pageHeight ?? meta.height, frames };
 }
+
+/** How many first bytes hasImageSignature needs. */
+export const IMAGE_SIGNATURE_BYTES = 12;
+
+/**
+ * Whether the bytes start as one of the formats IMAGE_TYPES lists does (the signatures libvips'
+ * loaders look for): JPEG, PNG, GIF, WebP, TIFF (and BigTIFF), or an ISO media file (HEIF/AVIF).
+ */
+export function hasImageSignature(bytes: Buffer): boolean {
+  const ascii = (start: number, end: number) => bytes.subarray(start, end).toString("latin1");
+  return (
+    (bytes[0] === 0xff && bytes[1] === 0xd8) ||
+    bytes.subarray(0, 8).equals(PNG_SIGNATURE) ||
+    ascii(0, 4) === "GIF8" ||
+    (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") ||
+    ["II*\0", "MM\0*", "II+\0", "MM\0+"].includes(ascii(0, 4)) ||
+    ascii(4, 8) === "ftyp"
+  );
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Zulip's libvips_check_image: refuses what does not decode and images over the pixel limit. */
 export async function checkImage(bytes: Buffer | string): Promise<ImageFacts> {
@@ -81,6 +110,19 @@ export async function resizeAvatar(bytes: Buffer, size: number): Promise<Buffer>
   await checkImage(bytes);
   try {
     return await (await sharp())(bytes, LOAD).rotate().resize(size, size, { fit: "cover", position: "centre" }).png().toBuffer();
+  } catch {
+    throw badImage("Image is corrupted or truncated");
+  }
+}
+
+/**
+ * An organisation's wide logo as a PNG: scaled down (never up) to fit 800×100, its proportions
+ * kept and nothing added (Zulip's resize_logo).
+ */
+export async function resizeLogo(bytes: Buffer): Promise<Buffer> {
+  await checkImage(bytes);
+  try {
+    return await (await sharp())(bytes, LOAD).rotate().resize(LOGO_WIDTH, LOGO_HEIGHT, { fit: "inside", withoutEnlargement: true }).png().toBuffer();
   } catch {
     throw badImage("Image is corrupted or truncated");
   }

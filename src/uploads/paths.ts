@@ -32,6 +32,15 @@ export function newPathId(realmId: number, fileName: string): string {
   return [String(realmId), randomInt(256).toString(16), randomBytes(18).toString("base64url"), fileName].join("/");
 }
 
+/**
+ * The folder an upload alone occupies (`<realm id>/<2 hex>/<random>/`), removed with it; undefined
+ * for a path id not of that shape.
+ */
+export function uploadFolderOf(pathId: string): string | undefined {
+  const parts = pathId.split("/");
+  return parts.length === 4 && /^[A-Za-z0-9_-]{24}$/.test(parts[2] ?? "") ? `${parts.slice(0, 3).join("/")}/` : undefined;
+}
+
 /** A path id is well-formed: realm id, then non-empty parts without dot-only segments. */
 export function isPathId(value: string): boolean {
   const parts = value.split("/");

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { randomToken } from "../lib/secrets.js";
+import { uploadFolderOf } from "./paths.js";
 
 /** A byte range of a stored file, both ends included (HTTP Range semantics). */
 export interface ByteRange {
@@ -27,11 +28,23 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** Removes every file whose key starts with `prefix` (which ends with "/"). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Removes the folder `prefix` (which ends with "/") if nothing is left in it; a store without folders does nothing. */
+  deleteEmptyFolder(prefix: string): Promise<void>;
   /**
    * The file's path on this machine's disk, when the store keeps files there: image work then
    * reads it directly (in libvips' threads) instead of through a buffer in JavaScript.
    */
   localPath?(key: string): string;
+}
+
+/** Removes an upload's file, its thumbnails, and the folders only they occupied. */
+export async function deleteUploadFiles(files: FileStore, pathId: string): Promise<void> {
+  await files.delete(pathId);
+  await files.deletePrefix(`thumbnail/${pathId}/`);
+  const folder = uploadFolderOf(pathId);
+  if (folder === undefined) return;
+  await files.deleteEmptyFolder(folder);
+  await files.deleteEmptyFolder(`thumbnail/${folder}`);
 }
 
 /** Files on local disk under one root directory (the data directory's `uploads/`). */
@@ -79,6 +92,16 @@ export class LocalFileStore implements FileStore {
   async deletePrefix(prefix: string): Promise<void> {
     if (!prefix.endsWith("/")) throw new Error(`not a key prefix: ${prefix}`);
     await fs.rm(this.pathOf(prefix.slice(0, -1)), { recursive: true, force: true });
+  }
+
+  async deleteEmptyFolder(prefix: string): Promise<void> {
+    if (!prefix.endsWith("/")) throw new Error(`not a key prefix: ${prefix}`);
+    try {
+      await fs.rmdir(this.pathOf(prefix.slice(0, -1)));
+    } catch (error) {
+      const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+      if (code !== "ENOTEMPTY" && code !== "ENOENT" && code !== "EEXIST") throw error;
+    }
   }
 
   localPath(key: string): string {

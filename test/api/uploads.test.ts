@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success } from "../harness/client.js";
+import sharp from "sharp";
 import { startServer, type TestServer } from "../harness/server.js";
 import { download, file, makePng, upload, uploaded } from "./uploads-helpers.js";
 
@@ -106,6 +107,24 @@ describe("POST /user_uploads", () => {
     expect([forced.status, forced.headers.get("content-disposition")]).toEqual([200, 'attachment; filename="pic.png"']);
     const fake = await uploaded(server, "hamlet", file("fake.png", Buffer.from("not a png"), "image/png"));
     expect((await download(server, "hamlet", fake)).headers.get("content-disposition")).toBe('attachment; filename="fake.png"');
+  });
+
+  it("recognises each image format from its bytes, whatever the name and declared type", async () => {
+    const base = sharp({ create: { width: 8, height: 6, channels: 3, background: "#336699" } });
+    const formats: [string, Buffer, string, string][] = [
+      ["jpeg", await base.clone().jpeg().toBuffer(), "image/jpeg", "inline"],
+      ["png", await base.clone().png().toBuffer(), "image/png", "inline"],
+      ["gif", await base.clone().gif().toBuffer(), "image/gif", "inline"],
+      ["webp", await base.clone().webp().toBuffer(), "image/webp", "inline"],
+      ["avif", await base.clone().avif().toBuffer(), "image/avif", "inline"],
+      ["tiff", await base.clone().tiff().toBuffer(), "image/tiff", "attachment"],
+    ];
+    for (const [name, data, type, disposition] of formats) {
+      const got = await download(server, "hamlet", await uploaded(server, "hamlet", file(`${name}.bin`, data)));
+      expect([name, got.headers.get("content-type"), got.headers.get("content-disposition")]).toEqual([name, type, `${disposition}; filename="${name}.bin"`]);
+    }
+    const noise = await download(server, "hamlet", await uploaded(server, "hamlet", file("noise.bin", Buffer.from("RIFF0000WAVEfmt "))));
+    expect([noise.headers.get("content-type"), noise.headers.get("content-disposition")]).toEqual(["application/octet-stream", 'attachment; filename="noise.bin"']);
   });
 
   it("answers byte ranges", async () => {

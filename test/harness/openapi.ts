@@ -85,6 +85,10 @@ const UNDOCUMENTED_ENDPOINTS: readonly string[] = [
   "PATCH /default_stream_groups/{group_id}/streams",
   "POST /users/me/avatar",
   "DELETE /users/me/avatar",
+  "POST /realm/icon",
+  "DELETE /realm/icon",
+  "POST /realm/logo",
+  "DELETE /realm/logo",
 ];
 
 /**

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DueTimer } from "../../src/due-timer.js";
+import { DueTimer, everyInterval } from "../../src/due-timer.js";
 
 /** A clock that follows the fake timers' time. */
 const clock = { now: () => Date.now() };
@@ -101,5 +101,20 @@ describe("DueTimer", () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await timer.runDue();
     expect(runs).toEqual([1_000_000]);
+  });
+
+  it("runs interval work at start, then once per interval, however often it is woken", async () => {
+    const runs: number[] = [];
+    const timer = new DueTimer(clock, pino({ level: "silent" }), everyInterval(clock, 3_000, async () => void runs.push(Date.now())), 1_000);
+    timer.start();
+    await timer.idle();
+    await vi.advanceTimersByTimeAsync(2_999);
+    await timer.runDue();
+    expect(runs).toEqual([1_000_000]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toEqual([1_000_000, 1_003_000]);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(runs).toEqual([1_000_000, 1_003_000, 1_006_000]);
+    await timer.stop();
   });
 });

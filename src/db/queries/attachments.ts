@@ -95,6 +95,17 @@ export async function resetAttachmentPublicity(db: Db, attachmentIds: readonly n
   await db.updateTable("attachment").set({ is_realm_public: null, is_web_public: null }).where("id", "in", attachmentIds).execute();
 }
 
+/** Forgets the cached publicity of the uploads a channel's messages link (its privacy changed). */
+export async function resetChannelAttachmentPublicity(db: Db, streamId: number): Promise<void> {
+  await db
+    .updateTable("attachment")
+    .set({ is_realm_public: null, is_web_public: null })
+    .where("id", "in", (eb) =>
+      eb.selectFrom("attachment_message").innerJoin("message", "message.id", "attachment_message.message_id").select("attachment_message.attachment_id").where("message.stream_id", "=", streamId),
+    )
+    .execute();
+}
+
 /** The ids of the uploads these messages link. */
 export async function attachmentIdsOfMessages(db: Db, messageIds: readonly number[]): Promise<number[]> {
   if (messageIds.length === 0) return [];
@@ -139,6 +150,21 @@ export async function subscribedWhereLinkedWithSharedHistory(db: Db, attachmentI
   return row !== undefined;
 }
 
+/** Whether a message in a public, web-public channel links the upload. */
+export async function linkedFromWebPublicChannel(db: Db, attachmentId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("attachment_message")
+    .innerJoin("message", "message.id", "attachment_message.message_id")
+    .innerJoin("stream", "stream.id", "message.stream_id")
+    .select("message.id")
+    .where("attachment_message.attachment_id", "=", attachmentId)
+    .where("stream.invite_only", "=", 0)
+    .where("stream.is_web_public", "=", 1)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether a message in a public channel links the upload. */
 export async function linkedFromPublicChannel(db: Db, attachmentId: number): Promise<boolean> {
   const row = await db
@@ -151,4 +177,35 @@ export async function linkedFromPublicChannel(db: Db, attachmentId: number): Pro
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Uploads created before `before` that no message links, oldest first (Zulip's old unclaimed attachments). */
+export function unclaimedAttachmentsBefore(db: Db, before: number, limit: number): Promise<AttachmentRow[]> {
+  return db
+    .selectFrom("attachment")
+    .selectAll()
+    .where("create_time", "<", before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_message").select("attachment_message.message_id").whereRef("attachment_message.attachment_id", "=", "attachment.id"))))
+    .orderBy("create_time")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Deletes those of these uploads that are still unclaimed and created before `before` (a message
+ * may have linked one since it was picked), with their image facts; returns their path ids.
+ */
+export async function deleteUnclaimedAttachments(db: Db, ids: readonly number[], before: number): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const deleted = await db
+    .deleteFrom("attachment")
+    .where("id", "in", ids)
+    .where("create_time", "<", before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("attachment_message").select("attachment_message.message_id").whereRef("attachment_message.attachment_id", "=", "attachment.id"))))
+    .returning("path_id")
+    .execute();
+  const paths = deleted.map((r) => r.path_id);
+  if (paths.length > 0) await db.deleteFrom("image_attachment").where("path_id", "in", paths).execute();
+  return paths;
 }

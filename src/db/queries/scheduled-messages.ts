@@ -68,3 +68,15 @@ export async function nextScheduledTime(db: Db): Promise<number | undefined> {
     .executeTakeFirst();
   return row?.scheduled_timestamp;
 }
+
+/** The rendered content of a realm's scheduled messages not yet sent that link uploads. */
+export async function unsentScheduledContentsLinkingUploads(db: Db, realmId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("scheduled_message")
+    .select("rendered_content")
+    .where("realm_id", "=", realmId)
+    .where("delivered", "=", 0)
+    .where("rendered_content", "like", "%/user_uploads/%")
+    .execute();
+  return rows.map((r) => r.rendered_content);
+}

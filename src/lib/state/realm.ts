@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
 import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
 import { activeStreamsByIds } from "../../db/queries/streams.js";
@@ -7,6 +6,7 @@ import { SERVER_GENERATION } from "../../events/restart.js";
 import { DEFAULT_EXTERNAL_ACCOUNTS } from "../profile-fields.js";
 import { legacyCreationPolicy, realmGroupSettingsState } from "../realm-groups.js";
 import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
+import { MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, realmIconUrl, realmLogoUrl } from "../realm/branding.js";
 import { serverSupportedPermissionSettings } from "../realm/permissions.js";
 import { SERVER_JITSI_URL } from "../realm/settings.js";
 import type { StateSection } from "./types.js";
@@ -37,24 +37,23 @@ export const realmSection: StateSection = {
     const channels = ANNOUNCEMENT_CHANNELS.map((key) => state[`realm_${key}`]).filter((id): id is number => typeof id === "number" && id >= 0);
     const active = new Set((await activeStreamsByIds(ctx.db, channels)).filter((s) => s.realm_id === realm.id).map((s) => s.id));
     for (const key of ANNOUNCEMENT_CHANNELS) if (!active.has(Number(state[`realm_${key}`]))) state[`realm_${key}`] = -1;
-    const icon = `https://secure.gravatar.com/avatar/${createHash("md5").update(String(realm.id)).digest("hex")}?d=identicon&s=100`;
     Object.assign(state, {
       realm_name: realm.name,
       realm_description: realm.description,
       realm_date_created: Math.floor(realm.date_created / 1000),
       realm_uri: url,
       realm_url: url,
-      realm_icon_url: icon,
-      realm_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
-      realm_night_logo_url: `${url}/static/images/logo/zulip-org-logo.svg?version=0`,
+      realm_icon_url: realmIconUrl(realm),
+      realm_logo_url: realmLogoUrl(realm, "logo"),
+      realm_night_logo_url: realmLogoUrl(realm, "night_logo"),
       realm_bot_domain: new URL(url).hostname,
       realm_default_external_accounts: structuredClone(DEFAULT_EXTERNAL_ACCOUNTS),
       server_supported_permission_settings: serverSupportedPermissionSettings(),
       ...SERVER_LIMITS,
       max_avatar_file_size_mib: 5,
       max_file_upload_size_mib: ctx.config.maxFileUploadSizeMib,
-      max_icon_file_size_mib: 5,
-      max_logo_file_size_mib: 5,
+      max_icon_file_size_mib: MAX_ICON_FILE_SIZE_MIB,
+      max_logo_file_size_mib: MAX_LOGO_FILE_SIZE_MIB,
       development_environment: false,
       server_generation: SERVER_GENERATION,
       password_min_length: PASSWORD_MIN_LENGTH,
