@@ -7,6 +7,7 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
+import { applyChanges } from "./events/changes.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./http/errors.js";
@@ -134,8 +135,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmojiDataRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them.
   loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
-  ctx.bus.subscribe((batch) => ctx.users.observe(batch));
-  ctx.bus.subscribe((batch) => ctx.groups.observe(batch));
+  ctx.bus.subscribe((commit) => applyChanges(ctx, commit.changes));
+  ctx.bus.subscribe((commit) => ctx.users.observe(commit.events));
+  ctx.bus.subscribe((commit) => ctx.groups.observe(commit.events));
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();

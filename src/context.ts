@@ -52,15 +52,16 @@ export interface AppContext {
 }
 
 /**
- * Runs `fn` in one write transaction with an outbox; after the commit the outbox's events go
- * to the bus and its hooks run. A transaction that fails announces nothing.
+ * Runs `fn` in one write transaction with an outbox; after the commit the outbox's events and
+ * cache changes go to the bus (in cluster mode, this resolves once every process has applied
+ * them, so the next request anywhere sees the change). A transaction that fails announces nothing.
  */
 export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
   const started = performance.now();
   const result = await ctx.store.write((tx) => fn(tx, outbox));
   ctx.metrics.write((performance.now() - started) / 1000);
-  for (const hook of outbox.afterCommitHooks) hook();
-  ctx.bus.publish(outbox.events);
+  const published = ctx.bus.publish({ events: outbox.events, changes: outbox.changes });
+  if (published) await published;
   return result;
 }

@@ -65,7 +65,7 @@ export async function confirmEmailChange(ctx: AppContext, key: string): Promise<
     await validateEmailChange(tx, realm, user, change.new_email);
     await markEmailChangeUsed(tx, change.id);
     const changed = await doChangeDeliveryEmail(tx, outbox, user, change.new_email);
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
     return { user: changed, oldEmail: change.old_email, realm };
   });
   const text = [
@@ -99,7 +99,7 @@ async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: 
   const passwordHash = await hashPassword(newPassword);
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, user.id, { password_hash: passwordHash });
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
   });
 }
 

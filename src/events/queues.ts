@@ -46,7 +46,7 @@ export class QueueRegistry {
 
   /** Subscribes to the bus and starts the idle sweep (an unref'd timer: it never keeps the process up). */
   start(bus: EventBus): void {
-    this.unsubscribe = bus.subscribe((batch) => this.deliver(batch));
+    this.unsubscribe = bus.subscribe((commit) => this.deliver(commit.events));
     this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
