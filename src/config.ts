@@ -24,6 +24,10 @@ export interface Config {
    * (ROOKERY_INTERNAL_URL); null = http://<host>:<listening port>, with 127.0.0.1 for a wildcard host.
    */
   internalUrl: string | null;
+  /** The prefix of every Redis key of the cluster (ROOKERY_REDIS_PREFIX, default "rookery:"). */
+  redisPrefix: string;
+  /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
+  clusterSecret: string | null;
 }
 
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
@@ -67,7 +71,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const internalUrl = env.ROOKERY_INTERNAL_URL ? env.ROOKERY_INTERNAL_URL.replace(/\/+$/, "") : null;
   if (internalUrl !== null && !isHttpUrl(internalUrl)) throw new ConfigError(`ROOKERY_INTERNAL_URL must be an http(s) URL, got "${internalUrl}"`);
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl };
+  const redisPrefix = env.ROOKERY_REDIS_PREFIX ?? "rookery:";
+  const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

@@ -3,7 +3,8 @@ import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
 import type { DueTimer } from "./due-timer.js";
-import type { AttemptLimiter } from "./lib/attempts.js";
+import type { Attempts } from "./lib/attempts.js";
+import type { Cluster } from "./cluster/cluster.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
@@ -41,7 +42,7 @@ export interface AppContext {
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
   /** Per-key attempt limits: password checks by address, email-change requests by user. */
-  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter };
+  limits: { authentication: Attempts; emailChange: Attempts };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
@@ -49,6 +50,8 @@ export interface AppContext {
   scheduledMessages: DueTimer;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+  /** Cluster mode (ROOKERY_REDIS_URL): the shared stream, the other processes, leases; undefined for one process. */
+  cluster?: Cluster;
 }
 
 /**

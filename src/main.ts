@@ -112,9 +112,11 @@ async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void
   try {
     await fn(ctx);
   } catch (error) {
+    await ctx.cluster?.stop(() => []);
     await ctx.store.close();
     fail(error);
   }
+  await ctx.cluster?.stop(() => []);
   await ctx.store.close();
 }
 

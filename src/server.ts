@@ -31,7 +31,8 @@ export async function serve(config: Config): Promise<App> {
   // Before the ready line: a supervisor may signal as soon as it reads it.
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
-  await app.http.listen({ host: config.host, port: config.port });
+  const address = await app.http.listen({ host: config.host, port: config.port });
+  await app.listening(address);
   process.stdout.write(welcome + `Rookery is serving ${config.externalUrl}\n`);
   return app;
 }

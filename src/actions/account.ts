@@ -91,10 +91,10 @@ export async function confirmEmailChange(ctx: AppContext, key: string): Promise<
  */
 async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
   const key = authenticationKey(user.realm_id, user.delivery_email);
-  const wait = ctx.limits.authentication.hit(key, ctx.clock.now());
+  const wait = await ctx.limits.authentication.hit(key, ctx.clock.now());
   if (wait > 0) throw badRequest(`You're making too many attempts! Try again in ${Math.floor(wait)} seconds.`);
   if (oldPassword === "" || !(await verifyPassword(oldPassword, user.password_hash))) throw badRequest("Wrong password!");
-  ctx.limits.authentication.clear(key);
+  await ctx.limits.authentication.clear(key);
   if (!isStrongPassword(newPassword)) throw badRequest("New password is too weak!");
   const passwordHash = await hashPassword(newPassword);
   await write(ctx, async (tx, outbox) => {
@@ -115,7 +115,7 @@ async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawEmail: s
   if (!realm) throw new Error(`user ${user.id} has no realm`);
   await validateEmailChange(ctx.db, realm, user, newEmail);
   const now = ctx.clock.now();
-  const wait = ctx.limits.emailChange.hit(String(user.id), now);
+  const wait = await ctx.limits.emailChange.hit(String(user.id), now);
   if (wait > 0) throw rateLimited(wait);
   const key = randomToken(24);
   await write(ctx, async (tx) => {

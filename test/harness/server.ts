@@ -76,6 +76,31 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   const clock = new TestClock();
   const app = await buildApp(config, { clock, logger: pino({ level: process.env.ROOKERY_TEST_LOG ?? "silent" }) });
   const address = await app.http.listen({ host: "127.0.0.1", port: 0 });
+  await app.listening(address);
+  const { users, password } = await createFixtures(app);
+  const server: TestServer = {
+    app,
+    url: address,
+    clock,
+    dataDir,
+    users,
+    password,
+    as: (who) => {
+      const user = typeof who === "string" ? server.users[who] : who;
+      return new Client(address, { email: user.delivery_email, apiKey: user.api_key });
+    },
+    anonymous: () => new Client(address, undefined),
+    async stop() {
+      await app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+/** Creates the fixture organisation (named users, the bot) through `app`; every fixture human has `password`. */
+export async function createFixtures(app: App): Promise<{ users: Record<FixtureName, UserRow>; password: string }> {
   const password = "test-password-123";
   const { owner } = await createRealm(app.ctx, {
     name: "Zulip Dev",
@@ -106,25 +131,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     role: Role.MEMBER,
     bot: { type: 1, ownerId: users.hamlet.id },
   });
-  const server: TestServer = {
-    app,
-    url: address,
-    clock,
-    dataDir,
-    users,
-    password,
-    as: (who) => {
-      const user = typeof who === "string" ? server.users[who] : who;
-      return new Client(address, { email: user.delivery_email, apiKey: user.api_key });
-    },
-    anonymous: () => new Client(address, undefined),
-    async stop() {
-      await app.close();
-      await drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  return server;
+  return { users, password };
 }
 
 /** A database for one test file: a SQLite file in `dataDir`, or a new PostgreSQL database. */

@@ -1,0 +1,71 @@
+import { Redis } from "ioredis";
+import type { Logger } from "pino";
+
+/** The Redis key names of one cluster, under a common prefix. */
+export class ClusterKeys {
+  constructor(private readonly prefix: string) {}
+  /** The stream of every commit of every process. */
+  get events(): string {
+    return `${this.prefix}events`;
+  }
+  /** The pub/sub channel on which processes say how far into the stream they have applied. */
+  get applied(): string {
+    return `${this.prefix}applied`;
+  }
+  /** The shared secret of forwarded requests, when the operator set none. */
+  get secret(): string {
+    return `${this.prefix}secret`;
+  }
+  /** A live process: its internal address, with a time to live its heartbeat renews. */
+  member(processId: string): string {
+    return `${this.prefix}member:${processId}`;
+  }
+  /** A queue saved by a process that stopped, waiting for the next process asked about it. */
+  handover(queueId: string): string {
+    return `${this.prefix}handover:${queueId}`;
+  }
+  /** The process that adopted a handed-over queue. */
+  moved(queueId: string): string {
+    return `${this.prefix}moved:${queueId}`;
+  }
+  /** A lease on work that runs once across the cluster. */
+  lease(name: string): string {
+    return `${this.prefix}lease:${name}`;
+  }
+  /** A rate-limit window. */
+  limit(domain: string, key: string): string {
+    return `${this.prefix}limit:${domain}:${key}`;
+  }
+}
+
+/**
+ * A connection to the cluster's Redis (`redis://…`, `rediss://…` or `unix:/path`). It reconnects
+ * by itself; `blocking` connections (the stream reader) fail commands at once while disconnected
+ * and never resend a command cut off by a disconnect, so their owner notices the break.
+ */
+export function connectRedis(url: string, log: Logger, name: string, blocking = false): Redis {
+  const options = {
+    lazyConnect: true,
+    connectionName: `rookery-${name}`,
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+    ...(blocking ? { enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 } : {}),
+  };
+  const redis = url.startsWith("unix:") ? new Redis({ ...options, path: url.slice("unix:".length) }) : new Redis(url, options);
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (!down) log.warn({ err: error, connection: name }, "redis connection error");
+    down = true;
+  });
+  redis.on("ready", () => {
+    if (down) log.info({ connection: name }, "redis connection restored");
+    down = false;
+  });
+  return redis;
+}
+
+/** Compares two stream ids ("ms-seq"). */
+export function compareStreamIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split("-").map(Number);
+  const [bm = 0, bs = 0] = b.split("-").map(Number);
+  return am !== bm ? am - bm : as - bs;
+}
