@@ -2,7 +2,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { migrations } from "../../src/db/migrations/index.js";
-import { CLUSTER_SKIP_REASON, clusterBackends, startCluster, type TestCluster } from "../harness/cluster.js";
+import { openStore } from "../../src/db/index.js";
+import { CLUSTER_SKIP_REASON, clusterBackends, freshPostgres, startCluster, type TestCluster } from "../harness/cluster.js";
 
 // What the processes of a cluster share besides events: limits, timed work, migrations.
 const backends = clusterBackends();
@@ -77,14 +78,18 @@ describe.skipIf(!backends)("shared limits and jobs", () => {
     expect((res.body.messages as { content: string }[]).filter((m) => m.content === "<p>only once</p>").length).toBe(1);
   });
 
-  it("ran the migrations once though three processes started together", async () => {
-    const client = new pg.Client({ connectionString: cluster.databaseUrl });
-    await client.connect();
+  it("runs the migrations once when three processes open a fresh database together", async () => {
+    const { url, drop } = await freshPostgres(backends!.pgUrl);
     try {
+      const stores = await Promise.all([openStore(url), openStore(url), openStore(url)]);
+      await Promise.all(stores.map((store) => store.close()));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
       const { rows } = await client.query<{ name: string }>("select name from kysely_migration order by name");
+      await client.end();
       expect(rows.map((r) => r.name)).toEqual(Object.keys(migrations).sort());
     } finally {
-      await client.end();
+      await drop();
     }
   });
 });

@@ -90,8 +90,10 @@ export async function startCluster(count = 3, overrides: Partial<Config> = {}): 
   const clock = new TestClock();
   const config = clusterConfig(dataDir, databaseUrl, backends.redisUrl, prefix, overrides);
   const logger = pino({ level: process.env.ROOKERY_TEST_LOG ?? "silent" });
-  // Started together, as a deployment does: the migrations run once.
-  const apps = await Promise.all(Array.from({ length: count }, () => buildApp(config, { clock, logger })));
+  // The first takes the jobs lease (tests run its timers); the others start together, as a
+  // deployment does, and find the migrations done.
+  const first = await buildApp(config, { clock, logger });
+  const apps = [first, ...(await Promise.all(Array.from({ length: count - 1 }, () => buildApp(config, { clock, logger }))))];
   const urls: string[] = [];
   for (const app of apps) {
     const address = await app.http.listen({ host: "127.0.0.1", port: 0 });

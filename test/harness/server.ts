@@ -11,6 +11,7 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { UserRow } from "../../src/db/queries/users.js";
 import { Role } from "../../src/lib/roles.js";
 import { Client } from "./client.js";
+import { startCluster } from "./cluster.js";
 
 /** The named fixture users every test server has. */
 export const FIXTURE_USERS = {
@@ -58,8 +59,13 @@ export function testBackend(): "sqlite" | "postgres" {
   return process.env.ROOKERY_TEST_DB === "postgres" ? "postgres" : "sqlite";
 }
 
-/** Starts a server on a fresh database with the fixture organisation. */
+/**
+ * Starts a server on a fresh database with the fixture organisation. With ROOKERY_TEST_CLUSTER=1
+ * (and the PostgreSQL and Redis of the cluster tests) it is three processes behind a round-robin
+ * proxy: `url` is the proxy's, `app` the first process (which holds the jobs lease).
+ */
 export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  if (process.env.ROOKERY_TEST_CLUSTER === "1") return startClusterServer(overrides);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-test-"));
   const { url: databaseUrl, drop } = await freshDatabase(dataDir);
   const config: Config = {
@@ -154,4 +160,21 @@ export async function freshDatabase(dataDir: string): Promise<{ url: string; dro
       await c.end();
     },
   };
+}
+
+/** The suites' TestServer as a cluster of three processes behind the round-robin proxy. */
+async function startClusterServer(overrides: Partial<Config>): Promise<TestServer> {
+  const cluster = await startCluster(3, overrides);
+  const server: TestServer = {
+    app: cluster.apps[0]!,
+    url: cluster.proxy.url,
+    clock: cluster.clock,
+    dataDir: cluster.dataDir,
+    users: cluster.users,
+    password: cluster.password,
+    as: (who) => cluster.as(who),
+    anonymous: () => new Client(cluster.proxy.url, undefined),
+    stop: () => cluster.stop(),
+  };
+  return server;
 }
