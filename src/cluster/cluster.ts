@@ -78,6 +78,11 @@ export class Cluster {
     return this.queues.isForwarded(request);
   }
 
+  /** The realm's next presence update id, from a counter every process shares (never below `floor`, what this process has seen). */
+  async nextPresenceId(realmId: number, floor: number): Promise<number> {
+    return Number(await this.commands.eval(NEXT_PRESENCE_ID, 1, this.keys.presenceIds(realmId), floor));
+  }
+
   /** Lists this process at its internal address, so others can forward its queues' requests. */
   join(address: string): Promise<void> {
     return this.members.join(address);
@@ -97,6 +102,11 @@ export class Cluster {
     }
   }
 }
+
+/** Raises the counter to `floor` if below (a Redis that restarted empty), then takes the next id. */
+const NEXT_PRESENCE_ID = `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return redis.call('INCR', KEYS[1])`;
 
 /** The secret of forwarded requests when the operator set none: made once, kept in Redis for every process. */
 async function sharedSecret(redis: Redis, key: string): Promise<string> {

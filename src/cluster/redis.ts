@@ -32,6 +32,10 @@ export class ClusterKeys {
   lease(name: string): string {
     return `${this.prefix}lease:${name}`;
   }
+  /** A realm's presence update ids. */
+  presenceIds(realmId: number): string {
+    return `${this.prefix}presence-id:${realmId}`;
+  }
   /** A rate-limit window. */
   limit(domain: string, key: string): string {
     return `${this.prefix}limit:${domain}:${key}`;

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context.js";
 import { alertWordCacheOf } from "../lib/alert-words.js";
+import { presenceOf, type PresenceEntry } from "../lib/presence.js";
 import type { QueuedEvent } from "./types.js";
 
 /**
@@ -13,6 +14,8 @@ export type CacheChange =
   | { cache: "alert_words"; realmId: number }
   /** A scheduled message now falls due at `dueAt` (ms): the timer that sends them wakes. */
   | { cache: "scheduled_messages"; dueAt: number }
+  /** A user's presence changed (cluster mode: presence lives in each process's memory). */
+  | { cache: "presence"; entry: PresenceEntry }
   /** Everything: the process missed changes (its connection to the other processes broke). */
   | { cache: "all" };
 
@@ -40,6 +43,9 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
         break;
       case "scheduled_messages":
         ctx.scheduledMessages.wake(change.dueAt);
+        break;
+      case "presence":
+        presenceOf(ctx).observe(change.entry);
         break;
       case "all":
         ctx.users.forgetAll();

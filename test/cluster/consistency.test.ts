@@ -144,4 +144,17 @@ describe.skipIf(!backends)("caches across processes", () => {
     expect((await cluster.as("desdemona", 0).patch("/realm", { name: "Renamed Org" })).status).toBe(200);
     for (const on of [1, 2]) expect((await cluster.as("hamlet", on).post("/register", { fetch_event_types: ["realm"] })).body.realm_name).toBe("Renamed Org");
   });
+
+  it("presence recorded through one process shows on the others, with update ids every process agrees on", async () => {
+    await onEach((on) => cluster.as("iago", on).get("/realm/presence"));
+    const first = await cluster.as("hamlet", 0).post("/users/me/presence", { status: "active", slim_presence: true, last_update_id: -1 });
+    const since: number = first.body.presence_last_update_id;
+    expect((await cluster.as("othello", 1).post("/users/me/presence", { status: "active", ping_only: true })).status).toBe(200);
+    for (const on of [0, 1, 2]) {
+      const res = await cluster.as("iago", on).post("/users/me/presence", { status: "idle", slim_presence: true, last_update_id: since });
+      expect(Object.keys(res.body.presences)).toContain(String(cluster.users.othello.id));
+      expect(Object.keys(res.body.presences)).not.toContain(String(cluster.users.hamlet.id));
+    }
+    for (const on of [1, 2]) expect((await cluster.as("iago", on).get(`/users/${cluster.users.hamlet.id}/presence`)).status).toBe(200);
+  });
 });
