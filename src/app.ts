@@ -208,6 +208,8 @@ async function closeClusterMember(http: FastifyInstance, ctx: AppContext): Promi
   ctx.queues.answerWaiting();
   await ctx.thumbnails.stop();
   await closeHttp(http);
+  // Reading stops before the queues stop taking events: the handover says how far they go.
+  await ctx.cluster?.bus.stop();
   ctx.queues.stop();
   await ctx.cluster?.stop(() => ctx.queues.save());
   await flushPresence(ctx);

@@ -74,6 +74,7 @@ export class StreamBus implements EventBus {
 
   /** Stops reading; resolves once the read loop has ended. */
   async stop(): Promise<void> {
+    if (!this.running) return;
     this.running = false;
     this.reader.disconnect();
     await this.loop;
