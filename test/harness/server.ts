@@ -8,6 +8,7 @@ import { createRealm } from "../../src/actions/realms.js";
 import { checkCreateUser } from "../../src/actions/users.js";
 import type { Clock } from "../../src/clock.js";
 import { loadConfig, type Config } from "../../src/config.js";
+import type { Store } from "../../src/db/index.js";
 import type { UserRow } from "../../src/db/queries/users.js";
 import { Role } from "../../src/lib/roles.js";
 import { Client } from "./client.js";
@@ -165,8 +166,19 @@ export async function freshDatabase(dataDir: string): Promise<{ url: string; dro
 /** The suites' TestServer as a cluster of three processes behind the round-robin proxy. */
 async function startClusterServer(overrides: Partial<Config>): Promise<TestServer> {
   const cluster = await startCluster(3, overrides);
+  const first = cluster.apps[0]!;
+  // Tests write to the database directly (realm settings…) and drop the first process's cache
+  // entry; a write through the test's handle makes every process drop its caches instead.
+  const store: Store = {
+    ...first.ctx.store,
+    write: async (fn) => {
+      const result = await first.ctx.store.write(fn);
+      await first.ctx.bus.publish({ events: [], changes: [{ cache: "all" }] });
+      return result;
+    },
+  };
   const server: TestServer = {
-    app: cluster.apps[0]!,
+    app: { ...first, ctx: { ...first.ctx, store } },
     url: cluster.proxy.url,
     clock: cluster.clock,
     dataDir: cluster.dataDir,
