@@ -8,7 +8,6 @@ import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
 import { applyChanges } from "./events/changes.js";
-import { Cluster } from "./cluster/cluster.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./http/errors.js";
@@ -65,7 +64,8 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const store = await openStore(config.databaseUrl, (error) => log.warn({ err: error }, "idle database connection closed"));
   const clock = options.clock ?? systemClock;
   const queues = new QueueRegistry(clock, log, options.events);
-  const cluster = config.redisUrl === null ? undefined : await Cluster.start(config, log, () => queues.dropAll());
+  // Loaded only in cluster mode: one process never pays for the Redis client.
+  const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues);
   if (cluster) queues.idPrefix = `${cluster.processId}:`;
   const ctx: AppContext = {
     config,

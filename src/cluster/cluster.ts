@@ -10,7 +10,7 @@ import { RedisAttempts, RedisCallLimiter } from "./limits.js";
 import { Members } from "./members.js";
 import { QueueRouter } from "./queue-routing.js";
 import { ClusterKeys, connectRedis } from "./redis.js";
-import { StreamBus } from "./stream.js";
+import { StreamBus, type QueueHolder } from "./stream.js";
 
 /**
  * Cluster mode: this process as one of many serving an organisation from one PostgreSQL database
@@ -36,10 +36,10 @@ export class Cluster {
     config: Config,
     secret: string,
     log: Logger,
-    onMissed: () => void,
+    queues: QueueHolder,
   ) {
     this.keys = new ClusterKeys(config.redisPrefix);
-    this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, onMissed);
+    this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, queues);
     this.members = new Members(this.processId, commands, this.keys, log);
     this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, log);
     this.jobs = new Lease("jobs", this.processId, commands, this.keys, log);
@@ -51,17 +51,15 @@ export class Cluster {
     };
   }
 
-  /** Connects to the cluster's Redis and starts reading the shared stream; `onMissed` drops every queue. */
-  static async start(config: Config, log: Logger, onMissed: () => void): Promise<Cluster> {
+  /** Connects to the cluster's Redis and starts reading the shared stream; `queues` are dropped if they miss events. */
+  static async start(config: Config, log: Logger, queues: QueueHolder): Promise<Cluster> {
     if (config.redisUrl === null) throw new Error("cluster mode needs ROOKERY_REDIS_URL");
     const url = config.redisUrl;
-    const commands = connectRedis(url, log, "commands");
-    const reader = connectRedis(url, log, "stream", true);
-    const subscriber = connectRedis(url, log, "subscriber");
+    const [commands, reader, subscriber] = await Promise.all([connectRedis(url, log, "commands"), connectRedis(url, log, "stream", true), connectRedis(url, log, "subscriber")]);
     try {
       await Promise.all([commands.connect(), reader.connect(), subscriber.connect()]);
       const secret = config.clusterSecret ?? (await sharedSecret(commands, new ClusterKeys(config.redisPrefix).secret));
-      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, onMissed);
+      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, queues);
       // A Redis that restarted empty gets the secret back from the processes that know it.
       commands.on("ready", () => void commands.set(cluster.keys.secret, secret, "NX").catch(() => undefined));
       await cluster.bus.start();

@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 
 /** The Redis key names of one cluster, under a common prefix. */
@@ -47,7 +47,9 @@ export class ClusterKeys {
  * by itself; `blocking` connections (the stream reader) fail commands at once while disconnected
  * and never resend a command cut off by a disconnect, so their owner notices the break.
  */
-export function connectRedis(url: string, log: Logger, name: string, blocking = false): Redis {
+export async function connectRedis(url: string, log: Logger, name: string, blocking = false): Promise<Redis> {
+  // Loaded when used: one process without Redis never loads the client.
+  const { Redis } = await import("ioredis");
   const options = {
     lazyConnect: true,
     connectionName: `rookery-${name}`,

@@ -14,8 +14,9 @@
  *
  * A process that loses its Redis connection catches up from its last id when it comes back. If it
  * cannot (the entry it last applied was trimmed, or Redis restarted empty), it has missed events:
- * it drops every queue (their clients get BAD_EVENT_QUEUE_ID and register again), forgets every
- * cache, logs so, and goes on from the stream's present end.
+ * it drops the queues it had when the connection broke (their clients get BAD_EVENT_QUEUE_ID and
+ * register again), forgets every cache, logs so, and reads on from the oldest entry the stream
+ * has (every one of them is newer than what it missed): queues created since the break miss nothing.
  */
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -39,6 +40,12 @@ export interface StreamEntry {
   commit: Commit;
 }
 
+/** The queues of this process, as the stream drops those that missed events. */
+export interface QueueHolder {
+  ids(): string[];
+  drop(ids: readonly string[]): void;
+}
+
 /** The cluster's EventBus: see the design above. */
 export class StreamBus implements EventBus {
   private readonly listeners = new Set<(commit: Commit) => void>();
@@ -46,6 +53,8 @@ export class StreamBus implements EventBus {
   lastId = "0-0";
   private running = false;
   private mustCheck = false;
+  /** The queues this process had when its connection last broke: those drop if events were missed. */
+  private atBreak: string[] = [];
   private loop: Promise<void> = Promise.resolve();
   /** Every process heard from: how far it has applied, and when we heard. */
   private readonly positions = new Map<string, { id: string; at: number }>();
@@ -59,13 +68,13 @@ export class StreamBus implements EventBus {
     private readonly keys: ClusterKeys,
     private readonly log: Logger,
     /** Called when events were missed: every queue must go. */
-    private readonly onMissed: () => void,
+    private readonly queues: QueueHolder,
   ) {}
 
   /** Starts reading from the stream's present end. */
   async start(): Promise<void> {
     this.lastId = await this.tip();
-    this.reader.on("close", () => (this.mustCheck = true));
+    this.reader.on("close", () => this.broken());
     this.subscriber.on("message", (_channel: string, text: string) => this.heard(text));
     await this.subscriber.subscribe(this.keys.applied);
     this.running = true;
@@ -140,7 +149,7 @@ export class StreamBus implements EventBus {
         this.report();
       } catch (error) {
         if (!this.running) break;
-        this.mustCheck = true;
+        this.broken();
         this.log.debug({ err: error }, "stream read failed; retrying");
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -172,14 +181,21 @@ export class StreamBus implements EventBus {
     if (this.lastId !== "0-0") {
       const found = await this.commands.xrange(this.keys.events, this.lastId, "+", "COUNT", 1);
       if (found[0]?.[0] !== this.lastId) {
-        const missedAfter = this.lastId;
-        this.lastId = await this.tip();
-        this.log.warn({ missedAfter, resumingAt: this.lastId }, "missed cluster events (stream trimmed or Redis restarted): dropping every event queue; clients will register again");
-        this.onMissed();
+        this.log.warn({ missedAfter: this.lastId, queues: this.atBreak.length }, "missed cluster events (stream trimmed or Redis restarted): dropping the event queues held then; their clients will register again");
+        this.queues.drop(this.atBreak);
         this.deliver({ events: [], changes: [{ cache: "all" }] });
+        this.lastId = "0-0";
       }
     }
     this.mustCheck = false;
+    this.atBreak = [];
+  }
+
+  /** The connection broke: what is held now will have to be checked. */
+  private broken(): void {
+    if (this.mustCheck) return;
+    this.mustCheck = true;
+    this.atBreak = this.queues.ids();
   }
 
   private async tip(): Promise<string> {

@@ -72,9 +72,16 @@ export class QueueRegistry {
     return this.byId.has(queueId);
   }
 
-  /** Drops every queue (events were missed); waiting polls are answered BAD_EVENT_QUEUE_ID. */
-  dropAll(): void {
-    for (const queue of [...this.byId.values()]) {
+  /** The ids of every queue. */
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** Drops these queues (they missed events); waiting polls are answered BAD_EVENT_QUEUE_ID. */
+  drop(ids: readonly string[]): void {
+    for (const id of ids) {
+      const queue = this.byId.get(id);
+      if (!queue) continue;
       this.remove(queue);
       queue.finish("gone");
     }
