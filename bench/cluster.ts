@@ -173,10 +173,11 @@ async function main(): Promise<void> {
   const rounds = 3;
   const rows: string[] = [];
 
+  // Throughput first: the fan-out leaves its queues behind, and every message would go to them.
   const single = await setup(1, false);
-  const singleFan = await fanout(single, rounds);
   const singleMe = await throughput(32, () => request(single.servers[0]!.port, single.auth, "GET", "/users/me"));
   const singleSend = await throughput(16, () => request(single.servers[0]!.port, single.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" }));
+  const singleFan = await fanout(single, rounds);
   await single.close();
 
   const member = await setup(1, true);

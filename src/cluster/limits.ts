@@ -2,13 +2,13 @@ import type { Redis } from "ioredis";
 import { randomUUID } from "node:crypto";
 import { rateLimitHit, WINDOW_MS, type CallLimiter, type RateLimitState } from "../http/rate-limit.js";
 import { attemptKey, type AttemptRule, type Attempts } from "../lib/attempts.js";
-import type { ClusterKeys } from "./redis.js";
+import { Script, type ClusterKeys } from "./redis.js";
 
 /**
  * The sliding window of the API limits, one sorted set of call times per key: drops what left
  * the window, refuses when full (answering the oldest time), else adds the call.
  */
-const CALL = `
+const CALL = new Script(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
 local count = redis.call('ZCARD', KEYS[1])
 local allowed = 0
@@ -19,13 +19,13 @@ if count < tonumber(ARGV[3]) then
   allowed = 1
 end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return {allowed, count, first[2]}`;
+return {allowed, count, first[2]}`);
 
 /**
  * Attempt limits with several rules (window ms, max) on one sorted set: the wait is the longest
  * any full rule imposes; an attempt is counted only when none is full.
  */
-const ATTEMPT = `
+const ATTEMPT = new Script(`
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
 local wait = 0
@@ -43,7 +43,7 @@ if wait == 0 then
   redis.call('ZADD', KEYS[1], now, ARGV[3])
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
-return tostring(wait)`;
+return tostring(wait)`);
 
 /** The API limits of cluster mode: the same windows as RateLimiter, shared by every process. */
 export class RedisCallLimiter implements CallLimiter {
@@ -56,7 +56,7 @@ export class RedisCallLimiter implements CallLimiter {
 
   hit(key: number | string, now: number): Promise<RateLimitState | undefined> | undefined {
     if (this.limit <= 0) return undefined;
-    return this.redis.eval(CALL, 1, this.keys.limit(this.domain, String(key)), now, WINDOW_MS, this.limit, `${now}:${randomUUID()}`).then((reply) => {
+    return CALL.run(this.redis, [this.keys.limit(this.domain, String(key))], [now, WINDOW_MS, this.limit, `${now}:${randomUUID()}`]).then((reply) => {
       const [allowed, count, first] = Array.isArray(reply) ? reply : [];
       const oldest = Number(first ?? now);
       if (Number(allowed) !== 1) throw rateLimitHit(this.limit, (oldest + WINDOW_MS - now) / 1000, now);
@@ -80,7 +80,7 @@ export class RedisAttempts implements Attempts {
 
   async hit(rawKey: string, now: number): Promise<number> {
     const args = this.rules.flatMap(([secs, max]) => [secs * 1000, max]);
-    const reply = await this.redis.eval(ATTEMPT, 1, this.keys.limit(this.domain, attemptKey(rawKey)), now, this.longest, `${now}:${randomUUID()}`, ...args);
+    const reply = await ATTEMPT.run(this.redis, [this.keys.limit(this.domain, attemptKey(rawKey))], [now, this.longest, `${now}:${randomUUID()}`, ...args]);
     return Number(reply);
   }
 

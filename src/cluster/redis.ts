@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 
@@ -54,7 +55,8 @@ export async function connectRedis(url: string, log: Logger, name: string, block
     lazyConnect: true,
     connectionName: `rookery-${name}`,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
-    ...(blocking ? { enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 } : {}),
+    // Commands issued in the same turn of the event loop (rate limits of concurrent requests) go out in one write.
+    ...(blocking ? { enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 } : { enableAutoPipelining: true }),
   };
   const redis = url.startsWith("unix:") ? new Redis({ ...options, path: url.slice("unix:".length) }) : new Redis(url, options);
   let down = false;
@@ -74,4 +76,22 @@ export function compareStreamIds(a: string, b: string): number {
   const [am = 0, as = 0] = a.split("-").map(Number);
   const [bm = 0, bs = 0] = b.split("-").map(Number);
   return am !== bm ? am - bm : as - bs;
+}
+
+/** A Lua script run by its digest (EVALSHA: the text is sent once, when Redis does not have it yet). */
+export class Script {
+  private readonly sha: string;
+
+  constructor(private readonly text: string) {
+    this.sha = createHash("sha1").update(text).digest("hex");
+  }
+
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return redis.eval(this.text, keys.length, ...keys, ...args);
+    }
+  }
 }
