@@ -58,8 +58,8 @@ async function main(): Promise<void> {
   let sentAt = 0;
   let sent = 0;
   const allSent = new Promise<void>((resolve) => {
-    app.ctx.bus.subscribe((batch) => {
-      for (const item of batch) {
+    app.ctx.bus.subscribe((commit) => {
+      for (const item of commit.events) {
         if (item.event.type !== "message" || item.event.message.subject !== "scheduled") continue;
         sent++;
         if (sent === COUNT) {

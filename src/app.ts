@@ -7,6 +7,7 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
+import { applyChanges } from "./events/changes.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./http/errors.js";
@@ -54,6 +55,8 @@ export interface AppOptions {
 export interface App {
   http: FastifyInstance;
   ctx: AppContext;
+  /** Tells the app the address it listens on (in a cluster, it becomes reachable by the other processes). */
+  listening(address: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,13 +73,16 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const store = await openStore(config.databaseUrl, (error) => log.warn({ err: error }, "idle database connection closed"));
   const clock = options.clock ?? systemClock;
   const queues = new QueueRegistry(clock, log, options.events);
+  // Loaded only in cluster mode: one process never pays for the Redis client.
+  const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues);
+  if (cluster) queues.idPrefix = `${cluster.processId}:`;
   const ctx: AppContext = {
     config,
     store,
     db: store.db,
     log,
     clock,
-    bus: options.bus ?? localBus(),
+    bus: options.bus ?? cluster?.bus ?? localBus(),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
     groups: new GroupCache(store.db),
@@ -87,20 +93,25 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
     thumbnails: new ThumbnailQueue(log),
     urls: new UrlSigner(config.dataDir),
-    limits: { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
+    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
-      run: (stopping) => deliverDueScheduledMessages(ctx, stopping),
+      // In a cluster, only the holder of the jobs lease sends them.
+      run: async (stopping) => {
+        if (!cluster || cluster.jobs.held) await deliverDueScheduledMessages(ctx, stopping);
+      },
     }),
     unclaimedUploads: new DueTimer(
       clock,
       log,
+      // In a cluster, only the holder of the jobs lease sweeps.
       everyInterval(clock, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS, async (stopping) => {
-        await removeUnclaimedUploads(ctx, clock.now(), stopping);
+        if (!cluster || cluster.jobs.held) await removeUnclaimedUploads(ctx, clock.now(), stopping);
       }),
       // Looks at the clock hourly: a day's sleep would miss a clock that was moved on.
       3600_000,
     ),
+    cluster,
   };
   return ctx;
 }
@@ -140,7 +151,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const { instance: streaming } = await streamingBodies(http);
   await http.register(async (withBodies) => {
     await withBodies.register(multipart, { limits: multipartLimits(bodyLimit) });
-    registerEndpoints({ plain: http, withBodies, streaming }, ctx, { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) }, allEndpoints);
+    const limiters = ctx.cluster?.limits ?? { byUser: new RateLimiter(config.rateLimitPerMinute), byAddress: new RateLimiter(config.anonRateLimitPerMinute) };
+    registerEndpoints({ plain: http, withBodies, streaming }, ctx, limiters, allEndpoints);
   });
   registerSignupRoutes(http, ctx);
   registerEmailChangeRoutes(http, ctx);
@@ -151,21 +163,40 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
-  // Queues saved by the previous process come back before the first request can ask for them.
-  loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
-  ctx.bus.subscribe((batch) => ctx.users.observe(batch));
-  ctx.bus.subscribe((batch) => ctx.groups.observe(batch));
+  // Queues saved by the previous process come back before the first request can ask for them (in
+  // a cluster, queues are handed over through Redis instead).
+  if (!ctx.cluster) loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+  ctx.bus.subscribe((commit) => applyChanges(ctx, commit.changes));
+  ctx.bus.subscribe((commit) => ctx.users.observe(commit.events));
+  ctx.bus.subscribe((commit) => ctx.groups.observe(commit.events));
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
   ctx.unclaimedUploads.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
-  // Images uploaded before a restart whose thumbnails were never made.
-  for (const image of await unthumbnailedImages(ctx.db)) ctx.thumbnails.enqueue(image.id);
+  // Images uploaded before a restart whose thumbnails were never made (in a cluster, the holder of
+  // the jobs lease looks, each time it takes the lease).
+  const backlog = async () => {
+    for (const image of await unthumbnailedImages(ctx.db)) ctx.thumbnails.enqueue(image.id);
+  };
+  if (ctx.cluster) {
+    const { jobs } = ctx.cluster;
+    jobs.onTaken = () => {
+      void ctx.scheduledMessages.runDue();
+      backlog().catch((error: unknown) => log.error({ err: error }, "thumbnail backlog failed"));
+    };
+    await jobs.start();
+  } else {
+    await backlog();
+  }
   return {
     http,
     ctx,
+    async listening(address: string) {
+      await ctx.cluster?.join(config.internalUrl ?? internalAddress(address));
+    },
     async close() {
+      if (ctx.cluster) return closeClusterMember(http, ctx);
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
       await ctx.unclaimedUploads.stop();
@@ -175,14 +206,45 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
       // A connection still sending its last answer (a file streaming out) is not idle when closing
       // starts; it is closed as soon as it is, not after the 72 s keep-alive.
-      const sweep = setInterval(() => http.server.closeIdleConnections(), 50);
-      try {
-        await http.close();
-      } finally {
-        clearInterval(sweep);
-      }
+      await closeHttp(http);
       await flushPresence(ctx);
       await store.close();
     },
   };
+}
+
+/** The address other processes reach a listener at: a wildcard host becomes the loopback. */
+function internalAddress(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === "0.0.0.0" || url.hostname === "[::]") url.hostname = "127.0.0.1";
+  return url.origin;
+}
+
+/**
+ * A clean stop of one process of a cluster: polls are answered at once while the server closes
+ * (events still reach the queues), then the queues are handed over through Redis, so their clients
+ * continue on another process without registering again.
+ */
+async function closeClusterMember(http: FastifyInstance, ctx: AppContext): Promise<void> {
+  await ctx.scheduledMessages.stop();
+  await ctx.unclaimedUploads.stop();
+  ctx.queues.answerWaiting();
+  await ctx.thumbnails.stop();
+  await closeHttp(http);
+  // Reading stops before the queues stop taking events: the handover says how far they go.
+  await ctx.cluster?.bus.stop();
+  ctx.queues.stop();
+  await ctx.cluster?.stop(() => ctx.queues.save());
+  await flushPresence(ctx);
+  await ctx.store.close();
+}
+
+/** Closes the server; a connection still sending its last answer is closed as soon as it is idle. */
+async function closeHttp(http: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => http.server.closeIdleConnections(), 50);
+  try {
+    await http.close();
+  } finally {
+    clearInterval(sweep);
+  }
 }

@@ -19,6 +19,17 @@ export interface Config {
   anonRateLimitPerMinute: number;
   /** The largest file POST /user_uploads accepts, in MiB (Zulip's MAX_FILE_UPLOAD_SIZE, default 25). */
   maxFileUploadSizeMib: number;
+  /** Cluster mode: the Redis every process of the organisation shares (ROOKERY_REDIS_URL); null = one process. */
+  redisUrl: string | null;
+  /**
+   * The address other processes reach this one at for forwarded event-queue requests
+   * (ROOKERY_INTERNAL_URL); null = http://<host>:<listening port>, with 127.0.0.1 for a wildcard host.
+   */
+  internalUrl: string | null;
+  /** The prefix of every Redis key of the cluster (ROOKERY_REDIS_PREFIX, default "rookery:"). */
+  redisPrefix: string;
+  /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
+  clusterSecret: string | null;
 }
 
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
@@ -60,7 +71,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rateLimitPerMinute = parseCount(env, "ROOKERY_RATE_LIMIT_PER_MINUTE", "200");
   const anonRateLimitPerMinute = parseCount(env, "ROOKERY_ANON_RATE_LIMIT_PER_MINUTE", "100");
   const maxFileUploadSizeMib = parseCount(env, "ROOKERY_MAX_FILE_UPLOAD_SIZE_MIB", "25");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib };
+  const redisUrl = env.ROOKERY_REDIS_URL || null;
+  if (redisUrl !== null) {
+    if (!/^(rediss?:\/\/|unix:\/)/.test(redisUrl)) throw new ConfigError(`ROOKERY_REDIS_URL must start with redis://, rediss:// or unix:/, got "${redisUrl}"`);
+    // Processes share one database; an SQLite file belongs to one process.
+    if (databaseUrl.startsWith("sqlite:")) throw new ConfigError("ROOKERY_REDIS_URL (cluster mode) needs a postgres:// ROOKERY_DATABASE_URL; SQLite serves one process only");
+  }
+  const internalUrl = env.ROOKERY_INTERNAL_URL ? env.ROOKERY_INTERNAL_URL.replace(/\/+$/, "") : null;
+  if (internalUrl !== null && !isHttpUrl(internalUrl)) throw new ConfigError(`ROOKERY_INTERNAL_URL must be an http(s) URL, got "${internalUrl}"`);
+  const redisPrefix = env.ROOKERY_REDIS_PREFIX ?? "rookery:";
+  const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

@@ -3,7 +3,8 @@ import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
 import type { DueTimer } from "./due-timer.js";
-import type { AttemptLimiter } from "./lib/attempts.js";
+import type { Attempts } from "./lib/attempts.js";
+import type { Cluster } from "./cluster/cluster.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
@@ -41,7 +42,7 @@ export interface AppContext {
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
   /** Per-key attempt limits: password checks by address, email-change requests by user, downloads by spectators by file. */
-  limits: { authentication: AttemptLimiter; emailChange: AttemptLimiter; spectatorFiles: AttemptLimiter };
+  limits: { authentication: Attempts; emailChange: Attempts; spectatorFiles: Attempts };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
@@ -54,18 +55,21 @@ export interface AppContext {
   unclaimedUploads: DueTimer;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+  /** Cluster mode (ROOKERY_REDIS_URL): the shared stream, the other processes, leases; undefined for one process. */
+  cluster?: Cluster;
 }
 
 /**
- * Runs `fn` in one write transaction with an outbox; after the commit the outbox's events go
- * to the bus and its hooks run. A transaction that fails announces nothing.
+ * Runs `fn` in one write transaction with an outbox; after the commit the outbox's events and
+ * cache changes go to the bus (in cluster mode, this resolves once every process has applied
+ * them, so the next request anywhere sees the change). A transaction that fails announces nothing.
  */
 export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
   const started = performance.now();
   const result = await ctx.store.write((tx) => fn(tx, outbox));
   ctx.metrics.write((performance.now() - started) / 1000);
-  for (const hook of outbox.afterCommitHooks) hook();
-  ctx.bus.publish(outbox.events);
+  const published = ctx.bus.publish({ events: outbox.events, changes: outbox.changes });
+  if (published) await published;
   return result;
 }

@@ -25,6 +25,7 @@ import { ROLE_NAMES } from "./lib/roles.js";
 import { randomToken } from "./lib/secrets.js";
 import { checkFullName } from "./lib/users.js";
 import { serve } from "./server.js";
+import { isWorker, serveWorkers } from "./cluster/workers.js";
 
 /** The `rookery` command. */
 const program = new Command("rookery").description("Rookery: a team-chat server that speaks the Zulip API").showHelpAfterError();
@@ -32,7 +33,14 @@ const program = new Command("rookery").description("Rookery: a team-chat server 
 program
   .command("serve", { isDefault: true })
   .description("run the server (the default command)")
-  .action(async () => {
+  .option("--workers <count>", "run this many processes of one cluster (needs ROOKERY_REDIS_URL)", "1")
+  .action(async (opts: { workers: string }) => {
+    const count = Number(opts.workers);
+    if (!/^\d+$/.test(opts.workers) || count < 1) fail(new ConfigError(`--workers must be a whole number of at least 1, got "${opts.workers}"`));
+    if (count > 1 && !isWorker()) {
+      await serveWorkers(config(), count).catch(fail);
+      return;
+    }
     const app = await serve(config());
     allowYoungGenerationGrowth();
     collectAfterBursts(() => app.ctx.metrics.answered);
@@ -120,9 +128,11 @@ async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void
   try {
     await fn(ctx);
   } catch (error) {
+    await ctx.cluster?.stop(() => []);
     await ctx.store.close();
     fail(error);
   }
+  await ctx.cluster?.stop(() => []);
   await ctx.store.close();
 }
 

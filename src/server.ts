@@ -3,6 +3,7 @@ import type { Config } from "./config.js";
 import { defaultRealm } from "./db/queries/realms.js";
 import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./lib/secrets.js";
+import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
 
 /** Starts the server: builds the app, creates the first organisation on an empty database, listens. */
 export async function serve(config: Config): Promise<App> {
@@ -31,7 +32,15 @@ export async function serve(config: Config): Promise<App> {
   // Before the ready line: a supervisor may signal as soon as it reads it.
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
-  await app.http.listen({ host: config.host, port: config.port });
+  const address = await app.http.listen({ host: config.host, port: config.port });
+  if (isWorker()) {
+    // The shared port reaches any worker: forwarded requests come to an address of this worker's own.
+    await app.listening(config.internalUrl ?? (await listenInternal(app.http)));
+    process.stdout.write(welcome);
+    workerReady();
+    return app;
+  }
+  await app.listening(address);
   process.stdout.write(welcome + `Rookery is serving ${config.externalUrl}\n`);
   return app;
 }

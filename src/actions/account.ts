@@ -65,7 +65,7 @@ export async function confirmEmailChange(ctx: AppContext, key: string): Promise<
     await validateEmailChange(tx, realm, user, change.new_email);
     await markEmailChangeUsed(tx, change.id);
     const changed = await doChangeDeliveryEmail(tx, outbox, user, change.new_email);
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
     return { user: changed, oldEmail: change.old_email, realm };
   });
   const text = [
@@ -91,15 +91,15 @@ export async function confirmEmailChange(ctx: AppContext, key: string): Promise<
  */
 async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
   const key = authenticationKey(user.realm_id, user.delivery_email);
-  const wait = ctx.limits.authentication.hit(key, ctx.clock.now());
+  const wait = await ctx.limits.authentication.hit(key, ctx.clock.now());
   if (wait > 0) throw badRequest(`You're making too many attempts! Try again in ${Math.floor(wait)} seconds.`);
   if (oldPassword === "" || !(await verifyPassword(oldPassword, user.password_hash))) throw badRequest("Wrong password!");
-  ctx.limits.authentication.clear(key);
+  await ctx.limits.authentication.clear(key);
   if (!isStrongPassword(newPassword)) throw badRequest("New password is too weak!");
   const passwordHash = await hashPassword(newPassword);
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, user.id, { password_hash: passwordHash });
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
   });
 }
 
@@ -115,7 +115,7 @@ async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawEmail: s
   if (!realm) throw new Error(`user ${user.id} has no realm`);
   await validateEmailChange(ctx.db, realm, user, newEmail);
   const now = ctx.clock.now();
-  const wait = ctx.limits.emailChange.hit(String(user.id), now);
+  const wait = await ctx.limits.emailChange.hit(String(user.id), now);
   if (wait > 0) throw rateLimited(wait);
   const key = randomToken(24);
   await write(ctx, async (tx) => {

@@ -3,7 +3,6 @@ import type { Db } from "../db/index.js";
 import { alertWordsOf, deleteAlertWords, insertAlertWords } from "../db/queries/alert-words.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { alertWordCacheOf } from "../lib/alert-words.js";
 
 /**
  * Adds alert words (trimmed, blanks dropped; a word already present in any case is skipped) and
@@ -16,7 +15,7 @@ export async function checkAddAlertWords(ctx: AppContext, user: UserRow, words: 
     const fresh = new Map<string, string>();
     for (const w of cleaned) if (!existing.has(w.toLowerCase())) fresh.set(w.toLowerCase(), w);
     await insertAlertWords(tx, user.id, user.realm_id, [...fresh.values()]);
-    return announce(ctx, tx, outbox, user);
+    return announce(tx, outbox, user);
   });
 }
 
@@ -26,13 +25,13 @@ export async function checkRemoveAlertWords(ctx: AppContext, user: UserRow, word
     const targets = new Set(words.map((w) => w.toLowerCase()));
     const existing = await alertWordsOf(tx, user.id);
     await deleteAlertWords(tx, user.id, existing.filter((w) => targets.has(w.toLowerCase())));
-    return announce(ctx, tx, outbox, user);
+    return announce(tx, outbox, user);
   });
 }
 
-async function announce(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<string[]> {
+async function announce(tx: Db, outbox: Outbox, user: UserRow): Promise<string[]> {
   const list = await alertWordsOf(tx, user.id);
   outbox.send({ type: "alert_words", alert_words: list }, [user.id]);
-  outbox.afterCommit(() => alertWordCacheOf(ctx).forget(user.realm_id));
+  outbox.invalidate({ cache: "alert_words", realmId: user.realm_id });
   return list;
 }

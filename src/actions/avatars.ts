@@ -59,7 +59,7 @@ async function doChangeAvatarSource(ctx: AppContext, user: UserRow, source: "U" 
     if (!current) throw new ApiError("No such user", "BAD_REQUEST", 400);
     const next: UserRow = { ...current, avatar_source: source, avatar_version: current.avatar_version + 1 };
     await updateUser(tx, user.id, { avatar_source: source, avatar_version: next.avatar_version });
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
     const active = (await usersOfRealm(tx, user.realm_id)).filter((u) => u.is_active);
     const person = avatarChangePerson(next);
     outbox.send({ type: "realm_user", op: "update", person }, active.map((u) => u.id));

@@ -36,7 +36,7 @@ export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: 
     const change = await presenceOf(ctx).update(user, ctx.clock.now(), ping.status === "active");
     if (change.announce && !presenceDisabled) {
       const batch = await presenceEvents(ctx, user, change.entry, false);
-      ctx.bus.publish(batch);
+      void ctx.bus.publish({ events: batch, changes: [] });
     }
   }
   if (ping.pingOnly) return {};
@@ -55,7 +55,7 @@ export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, e
   const entry = enabled
     ? (await store.update(user, now, true, true)).entry
     : await store.replaceWithIdle(user, now - (OFFLINE_THRESHOLD_SECS + 120) * 1000);
-  ctx.bus.publish(await presenceEvents(ctx, user, entry, true));
+  void ctx.bus.publish({ events: await presenceEvents(ctx, user, entry, true), changes: [] });
 }
 
 async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEntry, force: boolean): Promise<QueuedEvent[]> {

@@ -112,7 +112,7 @@ export async function checkUpdateProfileField(ctx: AppContext, realmId: number, 
       const kept = new Set(Object.keys(changes.fieldData));
       const removed = Object.keys(current).filter((key) => !kept.has(key));
       for (const userId of await deleteProfileValuesIn(tx, field.id, removed)) {
-        await announceValue(ctx, tx, outbox, realmId, userId, { id: field.id, value: null });
+        await announceValue(tx, outbox, realmId, userId, { id: field.id, value: null });
       }
     }
     await updateProfileField(tx, field.id, {
@@ -133,7 +133,7 @@ export async function checkDeleteProfileField(ctx: AppContext, realmId: number, 
     if (!field) throw notFoundError(fieldId);
     const holders = await usersWithValueOf(tx, field.id);
     await deleteProfileField(tx, field.id);
-    outbox.afterCommit(() => holders.forEach((id) => ctx.users.forget(id)));
+    holders.forEach((id) => outbox.invalidate({ cache: "user", id }));
     await announceFields(tx, outbox, realmId);
   });
 }
@@ -169,13 +169,13 @@ export async function checkUpdateProfileData(
       if (item.value === null || (opts.clearEmpty && item.value.length === 0)) clears.push(field);
       else sets.push({ field, value: await checkProfileValue(tx, field, item.value) });
     }
-    for (const field of clears) await clearValue(ctx, tx, outbox, target, field.id);
+    for (const field of clears) await clearValue(tx, outbox, target, field.id);
     for (const { field, value } of sets) {
       const old = await profileValueOf(tx, target.id, field.id);
       if (old && old.value === value) continue;
       const rendered = isRenderable(field.field_type) ? renderMarkdown(value, emptyRenderContext(ctx.config.externalUrl)).html : null;
       await setProfileValue(tx, target.id, field.id, value, rendered);
-      await announceValue(ctx, tx, outbox, target.realm_id, target.id, rendered ? { id: field.id, value, rendered_value: rendered } : { id: field.id, value });
+      await announceValue(tx, outbox, target.realm_id, target.id, rendered ? { id: field.id, value, rendered_value: rendered } : { id: field.id, value });
     }
   });
 }
@@ -184,18 +184,17 @@ export async function checkUpdateProfileData(
 export async function checkRemoveProfileData(ctx: AppContext, user: UserRow, fieldIds: readonly number[]): Promise<void> {
   await write(ctx, async (tx, outbox) => {
     for (const id of fieldIds) if (!(await profileFieldById(tx, user.realm_id, id))) throw notFoundError(id);
-    for (const id of fieldIds) await clearValue(ctx, tx, outbox, user, id);
+    for (const id of fieldIds) await clearValue(tx, outbox, user, id);
   });
 }
 
-async function clearValue(ctx: AppContext, tx: Db, outbox: Outbox, target: UserRow, fieldId: number): Promise<void> {
+async function clearValue(tx: Db, outbox: Outbox, target: UserRow, fieldId: number): Promise<void> {
   if (!(await profileValueOf(tx, target.id, fieldId))) return;
   await setProfileValue(tx, target.id, fieldId, null, null);
-  await announceValue(ctx, tx, outbox, target.realm_id, target.id, { id: fieldId, value: null });
+  await announceValue(tx, outbox, target.realm_id, target.id, { id: fieldId, value: null });
 }
 
 async function announceValue(
-  ctx: AppContext,
   tx: Db,
   outbox: Outbox,
   realmId: number,
@@ -203,7 +202,7 @@ async function announceValue(
   field: { id: number; value: string | null; rendered_value?: string },
 ): Promise<void> {
   outbox.send({ type: "realm_user", op: "update", person: { user_id: userId, custom_profile_field: field } }, await activeUserIds(tx, realmId));
-  outbox.afterCommit(() => ctx.users.forget(userId));
+  outbox.invalidate({ cache: "user", id: userId });
 }
 
 async function announceFields(tx: Db, outbox: Outbox, realmId: number): Promise<void> {

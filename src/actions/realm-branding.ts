@@ -76,7 +76,7 @@ async function doChangeBrandingSource(ctx: AppContext, realmId: number, kind: "i
     const props = { ...realmProps(realm), [`${kind}_source`]: source, [`${kind}_version`]: brandingVersion(realm, kind) + 1 };
     const changed: RealmRow = { ...realm, props: JSON.stringify(props) };
     await updateRealm(tx, realmId, { props: changed.props });
-    outbox.afterCommit(() => ctx.realms.forget(realmId));
+    outbox.invalidate({ cache: "realm", id: realmId });
     outbox.send(brandingEvent(changed, kind, source), await activeUserIds(tx, realmId));
     return changed;
   });

@@ -54,7 +54,7 @@ export async function checkRemoveRealmDomain(ctx: AppContext, actor: UserRow, do
     if (realm && props.emails_restricted_to_domains === true && (await realmDomainsOfRealm(tx, realm.id)).length === 0) {
       await updateRealm(tx, realm.id, { props: JSON.stringify({ ...props, emails_restricted_to_domains: false }) });
       outbox.send({ type: "realm", op: "update", property: "emails_restricted_to_domains", value: false }, recipients);
-      outbox.afterCommit(() => ctx.realms.forget(realm.id));
+      outbox.invalidate({ cache: "realm", id: realm.id });
     }
     outbox.send({ type: "realm_domains", op: "remove", domain }, recipients);
   });

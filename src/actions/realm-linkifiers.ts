@@ -30,7 +30,7 @@ export async function checkAddLinkifier(ctx: AppContext, user: UserRow, rawPatte
     const taken = (await linkifierWithPattern(tx, user.realm_id, pattern)) !== undefined;
     checkLinkifierFields(pattern, urlTemplate, taken);
     const id = await insertLinkifier(tx, user.realm_id, pattern, urlTemplate);
-    await notifyLinkifiers(ctx, tx, outbox, user.realm_id);
+    await notifyLinkifiers(tx, outbox, user.realm_id);
     return id;
   });
 }
@@ -44,7 +44,7 @@ export async function checkUpdateLinkifier(ctx: AppContext, user: UserRow, id: n
     const taken = (await linkifierWithPattern(tx, user.realm_id, pattern, id)) !== undefined;
     checkLinkifierFields(pattern, urlTemplate, taken);
     await updateLinkifier(tx, id, pattern, urlTemplate);
-    await notifyLinkifiers(ctx, tx, outbox, user.realm_id);
+    await notifyLinkifiers(tx, outbox, user.realm_id);
   });
 }
 
@@ -53,7 +53,7 @@ export async function checkRemoveLinkifier(ctx: AppContext, user: UserRow, id: n
   await write(ctx, async (tx, outbox) => {
     if (!(await linkifierById(tx, user.realm_id, id))) throw badRequest("Linkifier not found.");
     await deleteLinkifier(tx, id);
-    await notifyLinkifiers(ctx, tx, outbox, user.realm_id);
+    await notifyLinkifiers(tx, outbox, user.realm_id);
   });
 }
 
@@ -71,12 +71,12 @@ export async function checkReorderLinkifiers(ctx: AppContext, user: UserRow, ord
     }
     if (existing.length === 0) return;
     await reorderLinkifiers(tx, orderedIds);
-    await notifyLinkifiers(ctx, tx, outbox, user.realm_id);
+    await notifyLinkifiers(tx, outbox, user.realm_id);
   });
 }
 
-async function notifyLinkifiers(ctx: AppContext, tx: Db, outbox: Outbox, realmId: number): Promise<void> {
+async function notifyLinkifiers(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const realmLinkifiers = linkifierDicts(await linkifiersOfRealm(tx, realmId));
   outbox.send({ type: "realm_linkifiers", realm_linkifiers: realmLinkifiers }, await activeUserIds(tx, realmId));
-  outbox.afterCommit(() => ctx.linkifiers.forget(realmId));
+  outbox.invalidate({ cache: "linkifiers", realmId: realmId });
 }

@@ -60,7 +60,7 @@ export async function checkUpdateRealm(ctx: AppContext, actor: UserRow, changes:
     if (!realm) throw new Error(`user ${actor.id} has no realm`);
     const plan = await checkPlan(tx, actor, changes, groups);
     const data = await doUpdateRealm(ctx, tx, outbox, realm, plan, (name) => realmSettingGroup(groups, realm, name).id);
-    outbox.afterCommit(() => ctx.realms.forget(realm.id));
+    outbox.invalidate({ cache: "realm", id: realm.id });
     return data;
   });
 }

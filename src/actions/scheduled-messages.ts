@@ -55,7 +55,7 @@ export async function checkScheduleMessage(ctx: AppContext, sender: UserRow, inp
       read_by_sender: readBySender ? 1 : 0,
     });
     outbox.send({ type: "scheduled_messages", op: "add", scheduled_messages: [apiScheduledMessage(row)] }, [sender.id]);
-    outbox.afterCommit(() => ctx.scheduledMessages.wake(row.scheduled_timestamp));
+    outbox.invalidate({ cache: "scheduled_messages", dueAt: row.scheduled_timestamp });
     return row.id;
   });
 }
@@ -102,7 +102,7 @@ export async function checkEditScheduledMessage(ctx: AppContext, sender: UserRow
     checkEditable(await accessScheduledMessage(tx, sender, id), deliverAt);
     const saved = await updateScheduledMessage(tx, id, update);
     outbox.send({ type: "scheduled_messages", op: "update", scheduled_message: apiScheduledMessage(saved) }, [sender.id]);
-    outbox.afterCommit(() => ctx.scheduledMessages.wake(saved.scheduled_timestamp));
+    outbox.invalidate({ cache: "scheduled_messages", dueAt: saved.scheduled_timestamp });
   });
 }
 

@@ -21,7 +21,7 @@ export async function checkUpdateSettings(ctx: AppContext, user: UserRow, change
   if (changed.length === 0) return;
   await write(ctx, async (tx, outbox) => {
     for (const s of changed) await doChangeUserSetting(ctx, tx, outbox, user.id, s.name, changes[s.name] as SettingValue);
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
   });
   const presence = changed.find((s) => s.name === "presence_enabled");
   if (presence) {

@@ -38,7 +38,7 @@ export async function checkUpdateStatus(ctx: AppContext, user: UserRow, change: 
   await write(ctx, async (tx, outbox) => {
     if (presenceFlip) {
       await doChangeUserSetting(ctx, tx, outbox, user.id, "presence_enabled", !change.away);
-      outbox.afterCommit(() => ctx.users.forget(user.id));
+      outbox.invalidate({ cache: "user", id: user.id });
     }
     const row = (await statusOf(tx, user.id)) ?? {
       user_id: user.id,

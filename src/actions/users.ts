@@ -141,15 +141,15 @@ export async function checkDeactivateOwnUser(ctx: AppContext, user: UserRow): Pr
  * {user_id, is_active: false} (the level-222 form) to the realm's remaining active users, and
  * realm_bot update to a bot's owner and the administrators.
  */
-export async function doDeactivateUser(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
-  for (const bot of await activeBotsOwnedBy(tx, user.id)) await deactivateOne(ctx, tx, outbox, bot);
-  await deactivateOne(ctx, tx, outbox, user);
+export async function doDeactivateUser(_ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
+  for (const bot of await activeBotsOwnedBy(tx, user.id)) await deactivateOne(tx, outbox, bot);
+  await deactivateOne(tx, outbox, user);
 }
 
-async function deactivateOne(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
+async function deactivateOne(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   await updateUser(tx, user.id, { is_active: 0 });
   await doSetSubscriptionsUserActive(tx, outbox, user, false);
-  outbox.afterCommit(() => ctx.users.forget(user.id));
+  outbox.invalidate({ cache: "user", id: user.id });
   const active = await usersOfRealm(tx, user.realm_id).then((all) => all.filter((u) => u.is_active));
   outbox.send({ type: "realm_user", op: "update", person: { user_id: user.id, is_active: false } }, active.map((u) => u.id));
   if (user.is_bot) {
@@ -176,7 +176,7 @@ export async function checkReactivateUser(ctx: AppContext, actor: UserRow, targe
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, target.id, { is_active: 1 });
     await doSetSubscriptionsUserActive(tx, outbox, target, true);
-    outbox.afterCommit(() => ctx.users.forget(target.id));
+    outbox.invalidate({ cache: "user", id: target.id });
     const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
     outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, is_active: true } }, active.map((u) => u.id));
     if (target.is_bot) {
@@ -197,7 +197,7 @@ export async function checkChangeRole(ctx: AppContext, actor: UserRow, target: U
       throw badRequest("The owner permission cannot be removed from the only organization owner.");
     }
     await updateUser(tx, target.id, { role });
-    outbox.afterCommit(() => ctx.users.forget(target.id));
+    outbox.invalidate({ cache: "user", id: target.id });
     const active = await activeUserIds(tx, target.realm_id);
     outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, active);
     await moveUserToRoleGroups(ctx, tx, outbox, target, role);
@@ -209,7 +209,7 @@ export async function doChangeFullName(ctx: AppContext, target: UserRow, fullNam
   if (fullName === target.full_name) return;
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, target.id, { full_name: fullName });
-    outbox.afterCommit(() => ctx.users.forget(target.id));
+    outbox.invalidate({ cache: "user", id: target.id });
     const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
     outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, active.map((u) => u.id));
     if (target.is_bot) {
@@ -224,7 +224,7 @@ export async function doRegenerateApiKey(ctx: AppContext, user: UserRow): Promis
   const apiKey = randomToken(32);
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, user.id, { api_key: apiKey });
-    outbox.afterCommit(() => ctx.users.forget(user.id));
+    outbox.invalidate({ cache: "user", id: user.id });
   });
   return apiKey;
 }

@@ -27,11 +27,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** The PostgreSQL advisory lock held while migrating (any number both processes agree on). */
+const MIGRATION_LOCK = 7_302_019;
+
 /** Opens the database named by `url` (sqlite:<file> or postgres://…) and migrates it to the latest version. */
 export async function openStore(url: string, onIdleError: (error: Error) => void = () => {}): Promise<Store> {
   if (url.startsWith("sqlite:")) return openSqlite(url.slice("sqlite:".length));
   const store = await openPostgres(url, onIdleError);
-  await migrate(store.db);
+  // Processes of a cluster may start together: one migrates, the others wait for it and find nothing to do.
+  await store.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
+    try {
+      await migrate(store.db);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+    }
+  });
   return store;
 }
 

@@ -1,18 +1,22 @@
-import type { QueuedEvent } from "./types.js";
+import type { Commit } from "./changes.js";
 
-/** Carries committed events to whoever delivers them (in-process now; Redis between processes later). */
+/** Carries committed events and cache changes to whoever applies them: this process, or every process of a cluster. */
 export interface EventBus {
-  publish(batch: readonly QueuedEvent[]): void;
-  subscribe(listener: (batch: readonly QueuedEvent[]) => void): () => void;
+  /**
+   * Hands over a commit. The local bus applies it before returning; the cluster bus returns a
+   * promise that resolves once every live process has applied it (it never rejects).
+   */
+  publish(commit: Commit): void | Promise<void>;
+  subscribe(listener: (commit: Commit) => void): () => void;
 }
 
 /** The in-process bus: listeners are called synchronously, in subscription order. */
 export function localBus(): EventBus {
-  const listeners = new Set<(batch: readonly QueuedEvent[]) => void>();
+  const listeners = new Set<(commit: Commit) => void>();
   return {
-    publish(batch) {
-      if (batch.length === 0) return;
-      for (const listener of listeners) listener(batch);
+    publish(commit) {
+      if (commit.events.length === 0 && commit.changes.length === 0) return;
+      for (const listener of listeners) listener(commit);
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -1,9 +1,10 @@
+import type { CacheChange } from "./changes.js";
 import type { AppEvent, QueuedEvent } from "./types.js";
 
 /** What one write transaction will announce, and what it will invalidate, once it has committed. */
 export class Outbox {
   readonly events: QueuedEvent[] = [];
-  readonly afterCommitHooks: (() => void)[] = [];
+  readonly changes: CacheChange[] = [];
 
   /** Queues `event` for the queues of `userIds`; it leaves only if the transaction commits. */
   send(event: AppEvent, userIds: Iterable<number>): void {
@@ -19,8 +20,8 @@ export class Outbox {
     if (item.userIds.length > 0 || item.publicRealmId !== undefined) this.events.push(item);
   }
 
-  /** Runs `fn` after commit (cache invalidation); never after a rollback. */
-  afterCommit(fn: () => void): void {
-    this.afterCommitHooks.push(fn);
+  /** Marks a cache entry stale after commit (in every process); never after a rollback. */
+  invalidate(change: CacheChange): void {
+    this.changes.push(change);
   }
 }

@@ -61,7 +61,8 @@ function parseDump(text: string): SavedQueue[] | undefined {
   return queues;
 }
 
-function isSavedQueue(value: unknown): value is SavedQueue {
+/** Whether `value` is a queue as `EventQueue.save` writes it. */
+export function isSavedQueue(value: unknown): value is SavedQueue {
   if (typeof value !== "object" || value === null) return false;
   const q = value as Record<string, unknown>;
   const options = q.options as Record<string, unknown> | null | undefined;

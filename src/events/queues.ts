@@ -35,6 +35,8 @@ export class QueueRegistry {
   closing = false;
   /** Events appended to queues since start (for the metrics). */
   delivered = 0;
+  /** Put before every new queue id (cluster mode: the id of this process, so any process can tell the owner). */
+  idPrefix = "";
 
   constructor(
     private readonly clock: Clock,
@@ -46,23 +48,63 @@ export class QueueRegistry {
 
   /** Subscribes to the bus and starts the idle sweep (an unref'd timer: it never keeps the process up). */
   start(bus: EventBus): void {
-    this.unsubscribe = bus.subscribe((batch) => this.deliver(batch));
+    this.unsubscribe = bus.subscribe((commit) => this.deliver(commit.events));
     this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
   /** Stops delivery and the sweep, and answers every waiting poll with what its queue holds. */
   stop(): void {
-    this.closing = true;
+    this.answerWaiting();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     clearInterval(this.sweeper);
+  }
+
+  /** From now on polls are answered at once (the server is going down); those waiting are answered now. */
+  answerWaiting(): void {
+    this.closing = true;
     for (const queue of this.byId.values()) queue.finish("ready");
+  }
+
+  /** Whether this process holds the queue `queueId`. */
+  has(queueId: string): boolean {
+    return this.byId.has(queueId);
+  }
+
+  /** The ids of every queue. */
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** Drops these queues (they missed events); waiting polls are answered BAD_EVENT_QUEUE_ID. */
+  drop(ids: readonly string[]): void {
+    for (const id of ids) {
+      const queue = this.byId.get(id);
+      if (!queue) continue;
+      this.remove(queue);
+      queue.finish("gone");
+    }
+  }
+
+  /**
+   * Takes over a queue another process saved when it stopped, after giving it the commits it
+   * missed meanwhile (`missed`, in order); false if it expired or its owner was deactivated.
+   */
+  adopt(saved: SavedQueue, missed: readonly (readonly QueuedEvent[])[]): boolean {
+    const queue = EventQueue.restore(saved);
+    if (queue.expired(this.clock.now()) || this.byId.has(queue.id)) return false;
+    const alone = new QueueRegistry(this.clock, this.log);
+    alone.add(queue);
+    for (const events of missed) alone.deliver(events);
+    if (!alone.has(queue.id)) return false;
+    this.add(queue);
+    return true;
   }
 
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
-    const queue = new EventQueue(randomUUID(), options, this.clock.now());
+    const queue = new EventQueue(this.idPrefix + randomUUID(), options, this.clock.now());
     this.add(queue);
     return queue;
   }

@@ -1,6 +1,8 @@
+import type { MaybePromise } from "../lib/maybe-promise.js";
 import { ApiError } from "./errors.js";
 
-const WINDOW_MS = 60_000;
+/** The window of the API limits. */
+export const WINDOW_MS = 60_000;
 /** Past this many keys, the keys whose window has emptied are dropped before one more is added. */
 const SWEEP_AT = 10_000;
 
@@ -12,6 +14,22 @@ export interface RateLimitState {
   reset: number;
 }
 
+/** Counts API calls per key: in this process's memory, or (cluster mode) in Redis. */
+export interface CallLimiter {
+  /** Counts one call by `key` at `now` (ms); throws RATE_LIMIT_HIT when over the limit; undefined when disabled. */
+  hit(key: number | string, now: number): MaybePromise<RateLimitState | undefined>;
+}
+
+/** Zulip's RATE_LIMIT_HIT error, `retryAfter` seconds before the window has room. */
+export function rateLimitHit(limit: number, retryAfter: number, now: number): ApiError {
+  return new ApiError("API usage exceeded rate limit", "RATE_LIMIT_HIT", 429, { "retry-after": retryAfter }, {
+    "Retry-After": String(retryAfter),
+    "X-RateLimit-Limit": String(limit),
+    "X-RateLimit-Remaining": "0",
+    "X-RateLimit-Reset": String(Math.ceil((now + retryAfter * 1000) / 1000)),
+  });
+}
+
 /**
  * Sliding-window limiter of N calls per 60 s per key: Zulip's api_by_user (keyed by user id,
  * 200 by default) and api_by_ip (unauthenticated calls, keyed by address, 100 by default). Keeps
@@ -19,7 +37,7 @@ export interface RateLimitState {
  * whose window has emptied are swept once there are many, so distinct callers (addresses) cannot
  * grow it without bound.
  */
-export class RateLimiter {
+export class RateLimiter implements CallLimiter {
   private readonly calls = new Map<number | string, number[]>();
 
   constructor(private readonly limit: number) {}
@@ -37,13 +55,7 @@ export class RateLimiter {
     while (expired < stamps.length && stamps[expired]! <= now - WINDOW_MS) expired++;
     if (expired > 0) stamps.splice(0, expired);
     if (stamps.length >= this.limit) {
-      const retryAfter = (stamps[0]! + WINDOW_MS - now) / 1000;
-      throw new ApiError("API usage exceeded rate limit", "RATE_LIMIT_HIT", 429, { "retry-after": retryAfter }, {
-        "Retry-After": String(retryAfter),
-        "X-RateLimit-Limit": String(this.limit),
-        "X-RateLimit-Remaining": "0",
-        "X-RateLimit-Reset": String(Math.ceil((now + retryAfter * 1000) / 1000)),
-      });
+      throw rateLimitHit(this.limit, (stamps[0]! + WINDOW_MS - now) / 1000, now);
     }
     stamps.push(now);
     return { limit: this.limit, remaining: this.limit - stamps.length, reset: Math.ceil((stamps[0]! + WINDOW_MS) / 1000) };

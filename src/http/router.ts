@@ -8,7 +8,7 @@ import { JsonText, type Endpoint, type Payload } from "./endpoint.js";
 import { ApiError } from "./errors.js";
 import { readParams, type RawParams } from "./params.js";
 import { requestError, sendProtocolError } from "./protocol-errors.js";
-import type { RateLimiter, RateLimitState } from "./rate-limit.js";
+import type { CallLimiter, RateLimitState } from "./rate-limit.js";
 import { readMultipart } from "./uploads.js";
 
 /** The prefix every REST path is served under. */
@@ -25,8 +25,8 @@ declare module "fastify" {
 
 /** The API rate limits: authenticated calls per user, unauthenticated calls per address. */
 export interface Limiters {
-  byUser: RateLimiter;
-  byAddress: RateLimiter;
+  byUser: CallLimiter;
+  byAddress: CallLimiter;
 }
 
 /**
@@ -83,8 +83,10 @@ export function registerEndpoints(
  */
 function serve(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
   if (ep.auth === "none") {
-    if (ep.rateLimited) limitHeaders(reply, limiter.byAddress.hit(request.ip, ctx.clock.now()));
-    return handle(ctx, ep, request, reply, undefined);
+    if (!ep.rateLimited) return handle(ctx, ep, request, reply, undefined);
+    const state = limiter.byAddress.hit(request.ip, ctx.clock.now());
+    if (state instanceof Promise) return state.then((counted) => limitThenHandle(ctx, ep, request, reply, undefined, counted));
+    return limitThenHandle(ctx, ep, request, reply, undefined, state);
   }
   const user = authenticate(ctx, request.headers.authorization);
   if (user instanceof Promise) return user.then((found) => serveUser(ctx, limiter, ep, request, reply, found));
@@ -93,7 +95,15 @@ function serve(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: Fastif
 
 function serveUser(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow): MaybePromise<void> {
   request.userId = user.id;
-  if (ep.rateLimited) limitHeaders(reply, limiter.byUser.hit(user.id, ctx.clock.now()));
+  // A request another process of the cluster forwarded was counted there.
+  if (!ep.rateLimited || ctx.cluster?.isForwarded(request)) return handle(ctx, ep, request, reply, user);
+  const state = limiter.byUser.hit(user.id, ctx.clock.now());
+  if (state instanceof Promise) return state.then((counted) => limitThenHandle(ctx, ep, request, reply, user, counted));
+  return limitThenHandle(ctx, ep, request, reply, user, state);
+}
+
+function limitThenHandle(ctx: AppContext, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow | undefined, state: RateLimitState | undefined): MaybePromise<void> {
+  limitHeaders(reply, state);
   return handle(ctx, ep, request, reply, user);
 }
 

@@ -50,6 +50,11 @@ export class AlertWordCache {
   forget(realmId: number): void {
     this.realms.delete(realmId);
   }
+
+  /** Drops every realm (changes were missed). */
+  forgetAll(): void {
+    this.realms.clear();
+  }
 }
 
 const caches = new WeakMap<AppContext, AlertWordCache>();

@@ -1,10 +1,21 @@
 import { createHash } from "node:crypto";
+import type { MaybePromise } from "./maybe-promise.js";
 
 /** One limit: at most `max` attempts within `windowSecs` seconds. */
 export type AttemptRule = readonly [windowSecs: number, max: number];
 
 /** Keys longer than this are kept as their SHA-256 digest. */
 const MAX_KEY_LENGTH = 64;
+
+/** Attempt limits per key: in this process's memory, or (cluster mode) in Redis. */
+export interface Attempts {
+  /** Counts an attempt at `now` (ms); resolves to 0, or the seconds to wait when over a limit (then not counted). */
+  hit(rawKey: string, now: number): MaybePromise<number>;
+  /** Forgets the attempts of a key. */
+  clear(rawKey: string): MaybePromise<void>;
+  /** How many keys this process holds in memory (0 when they are kept in Redis). */
+  readonly size: number;
+}
 
 /**
  * Zulip's RateLimitedObject for one domain: per-key sliding windows kept in memory. An attempt
@@ -13,7 +24,7 @@ const MAX_KEY_LENGTH = 64;
  * the memory is bounded: long keys are kept as a digest, and past `maxKeys` the keys whose
  * windows have emptied are dropped, then the least recently used.
  */
-export class AttemptLimiter {
+export class AttemptLimiter implements Attempts {
   private readonly stamps = new Map<string, number[]>();
   private readonly longest: number;
 
@@ -31,7 +42,7 @@ export class AttemptLimiter {
 
   /** Counts an attempt at `now` (ms); returns 0, or the seconds to wait when over a limit (then not counted). */
   hit(rawKey: string, now: number): number {
-    const key = keyOf(rawKey);
+    const key = attemptKey(rawKey);
     const kept = (this.stamps.get(key) ?? []).filter((t) => t > now - this.longest);
     let wait = 0;
     for (const [secs, max] of this.rules) {
@@ -48,7 +59,7 @@ export class AttemptLimiter {
 
   /** Forgets the attempts of a key. */
   clear(rawKey: string): void {
-    this.stamps.delete(keyOf(rawKey));
+    this.stamps.delete(attemptKey(rawKey));
   }
 
   private makeRoom(now: number): void {
@@ -60,7 +71,8 @@ export class AttemptLimiter {
   }
 }
 
-function keyOf(key: string): string {
+/** The key an attempt is kept under: itself, or the digest of a long one. */
+export function attemptKey(key: string): string {
   return key.length <= MAX_KEY_LENGTH ? key : `sha256:${createHash("sha256").update(key).digest("base64")}`;
 }
 

@@ -114,6 +114,13 @@ export class GroupCache {
     }
   }
 
+  /** Drops every realm (changes were missed). */
+  forgetAll(): void {
+    this.generation++;
+    this.loading.clear();
+    this.realms.clear();
+  }
+
   private load(realmId: number): Promise<RealmGroups> {
     const started = this.generation;
     const promise = apiUserGroupsOfRealm(this.db, realmId).then((list) => {

@@ -70,6 +70,20 @@ class RealmPresence {
     }
   }
 
+  /**
+   * Takes an entry whose update id was given elsewhere (cluster mode: by another process, or by
+   * the shared counter), keeping the log in update-id order; an older change of the user is ignored.
+   */
+  apply(entry: PresenceEntry): void {
+    const existing = this.entries.get(entry.userId);
+    if (existing && existing.updateId >= entry.updateId) return;
+    this.entries.set(entry.userId, entry);
+    let at = this.log.length;
+    while (at > 0 && (this.log[at - 1] as [number, number])[0] > entry.updateId) at--;
+    this.log.splice(at, 0, [entry.updateId, entry.userId]);
+    this.lastUpdateId = Math.max(this.lastUpdateId, entry.updateId);
+  }
+
   /** Entries changed after `sinceId`, oldest change first. */
   changedSince(sinceId: number): PresenceEntry[] {
     let lo = 0;
@@ -127,8 +141,7 @@ export class PresenceStore {
     const onlineGap = (OFFLINE_THRESHOLD_SECS - PRESENCE_PING_INTERVAL_SECS - 10) * 1000;
     if (!existing) {
       const entry = { userId: user.id, realmId: user.realm_id, lastActive: active ? now : null, lastConnected: now, updateId: 0 };
-      realm.bump(entry);
-      this.markDirty(entry);
+      await this.record(realm, entry);
       return { entry, changed: true, announce: true };
     }
     const becameOnline = active && (existing.lastActive === null || now - existing.lastActive > onlineGap);
@@ -144,10 +157,7 @@ export class PresenceStore {
       next.lastConnected = now;
       changed = true;
     }
-    if (changed) {
-      realm.bump(next);
-      this.markDirty(next);
-    }
+    if (changed) await this.record(realm, next);
     return { entry: changed ? next : existing, changed, announce: force || becameOnline };
   }
 
@@ -155,9 +165,38 @@ export class PresenceStore {
   async replaceWithIdle(user: UserRow, at: number): Promise<PresenceEntry> {
     const realm = await this.realm(user.realm_id);
     const entry = { userId: user.id, realmId: user.realm_id, lastActive: null, lastConnected: at, updateId: 0 };
-    realm.bump(entry);
-    this.markDirty(entry);
+    await this.record(realm, entry);
     return entry;
+  }
+
+  /**
+   * A change made by another process of the cluster. The realm is loaded here if it was not (the
+   * other process writes its rows a moment later, so the database may not have the change yet);
+   * changes apply in stream order once it is, and apply ignores what the rows already have.
+   */
+  observe(entry: PresenceEntry): void {
+    this.realm(entry.realmId).then(
+      (realm) => realm.apply(entry),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Gives a changed entry the realm's next update id and stores it (written behind). In a cluster
+   * the id comes from a counter shared by every process, and the entry goes to the other processes.
+   */
+  private async record(realm: RealmPresence, entry: PresenceEntry): Promise<void> {
+    const cluster = this.ctx.cluster;
+    if (!cluster) {
+      realm.bump(entry);
+      this.markDirty(entry);
+      return;
+    }
+    entry.updateId = await cluster.nextPresenceId(entry.realmId, realm.lastUpdateId);
+    realm.apply(entry);
+    this.markDirty(entry);
+    // Awaited like a commit's: the next request to another process sees the change.
+    await this.ctx.bus.publish({ events: [], changes: [{ cache: "presence", entry }] });
   }
 
   /** Writes every changed row now (and waits for a write already under way). */

@@ -23,4 +23,9 @@ export class RealmCache {
   forget(id: number): void {
     this.byId.delete(id);
   }
+
+  /** Drops every realm. */
+  forgetAll(): void {
+    this.byId.clear();
+  }
 }

@@ -99,6 +99,15 @@ export class UserCache {
     this.byKey.delete(row.api_key);
   }
 
+  /** Drops everything (changes were missed). */
+  forgetAll(): void {
+    this.dropRealmLists();
+    this.byId.clear();
+    this.byKey.clear();
+    this.profiles.clear();
+    this.maxMessageIds.clear();
+  }
+
   private dropRealmLists(): void {
     this.realmLists.clear();
     this.realmListsVersion++;

@@ -70,14 +70,14 @@ export const authEndpoints = [
       if (username.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(username)) throw badRequest("Enter a valid email address.");
       // Attempts count against the address, known or not (Zulip's authenticate_by_username).
       const attempts = authenticationKey(realm.id, username);
-      const wait = ctx.limits.authentication.hit(attempts, ctx.clock.now());
+      const wait = await ctx.limits.authentication.hit(attempts, ctx.clock.now());
       if (wait > 0) throw rateLimited(wait);
       const user = await userByDeliveryEmail(ctx.db, realm.id, username);
       // Hashed for an unknown address too: the time taken must not tell which addresses exist.
       if (!(await verifyPassword(params.password, user?.password_hash ?? null)) || !user) {
         throw new ApiError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
       }
-      ctx.limits.authentication.clear(attempts);
+      await ctx.limits.authentication.clear(attempts);
       if (realm.deactivated) throw new ApiError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
       if (!user.is_active) throw new ApiError("Account is deactivated", "USER_DEACTIVATED", 401);
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };

@@ -37,7 +37,7 @@ export const eventEndpoints = [
       dont_block: bool().default(false),
       ...pollRegisterParams,
     },
-    async handler({ ctx, user, params, reply }) {
+    async handler({ ctx, user, params, request, reply }) {
       if (params.queue_id === undefined) {
         // Zulip registers a queue here only for non-blocking calls, and answers without state.
         if (!params.dont_block) throw badRequest("Missing 'queue_id' argument");
@@ -58,6 +58,8 @@ export const eventEndpoints = [
         return { events: [], queue_id: queue.id };
       }
       if (params.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");
+      // In a cluster, a queue held by another process is served there.
+      if (ctx.cluster && (await ctx.cluster.queues.route(ctx.queues, params.queue_id, request, reply))) return {};
       const queue = ctx.queues.access(params.queue_id, user.id);
       queue.acknowledge(params.last_event_id);
       if (queue.events.length > 0 || params.dont_block || ctx.queues.closing) {
@@ -85,7 +87,8 @@ export const eventEndpoints = [
     method: "DELETE",
     path: "/events",
     params: { queue_id: str() },
-    async handler({ ctx, user, params }) {
+    async handler({ ctx, user, params, request, reply }) {
+      if (ctx.cluster && (await ctx.cluster.queues.route(ctx.queues, params.queue_id, request, reply))) return {};
       ctx.queues.delete(ctx.queues.access(params.queue_id, user.id));
       return {};
     },

@@ -138,7 +138,7 @@ async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserRow
 async function anonymousAccess(ctx: AppContext, pathId: string): Promise<FileAccess> {
   const access = await spectatorFileAccess(ctx.db, await defaultRealm(ctx.db), pathId);
   if (access !== "allowed") return access;
-  return ctx.limits.spectatorFiles.hit(pathId, ctx.clock.now()) > 0 ? "forbidden" : "allowed";
+  return (await ctx.limits.spectatorFiles.hit(pathId, ctx.clock.now())) > 0 ? "forbidden" : "allowed";
 }
 
 async function serveOriginal(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, pathId: string, download = false): Promise<void> {

@@ -71,7 +71,7 @@ describe("POST /register", () => {
     ctx.realms.get = async (id: number) => {
       if (ctx.queues.ofUser(hamlet.id).length === queuesBefore) return original(id);
       ctx.realms.get = original;
-      ctx.bus.publish([{ event: { type: "realm_user", op: "update", person: { user_id: server.users.shiva.id, full_name: "Shiva Raced" } }, userIds: [hamlet.id] }]);
+      void ctx.bus.publish({ events: [{ event: { type: "realm_user", op: "update", person: { user_id: server.users.shiva.id, full_name: "Shiva Raced" } }, userIds: [hamlet.id] }], changes: [] });
       return original(id);
     };
     const res = await server.as("hamlet").post("/register", { event_types: ["realm_user", "realm"] });

@@ -8,9 +8,11 @@ import { createRealm } from "../../src/actions/realms.js";
 import { checkCreateUser } from "../../src/actions/users.js";
 import type { Clock } from "../../src/clock.js";
 import { loadConfig, type Config } from "../../src/config.js";
+import type { Store } from "../../src/db/index.js";
 import type { UserRow } from "../../src/db/queries/users.js";
 import { Role } from "../../src/lib/roles.js";
 import { Client } from "./client.js";
+import { startCluster } from "./cluster.js";
 
 /** The named fixture users every test server has. */
 export const FIXTURE_USERS = {
@@ -58,8 +60,13 @@ export function testBackend(): "sqlite" | "postgres" {
   return process.env.ROOKERY_TEST_DB === "postgres" ? "postgres" : "sqlite";
 }
 
-/** Starts a server on a fresh database with the fixture organisation. */
+/**
+ * Starts a server on a fresh database with the fixture organisation. With ROOKERY_TEST_CLUSTER=1
+ * (and the PostgreSQL and Redis of the cluster tests) it is three processes behind a round-robin
+ * proxy: `url` is the proxy's, `app` the first process (which holds the jobs lease).
+ */
 export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  if (process.env.ROOKERY_TEST_CLUSTER === "1") return startClusterServer(overrides);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-test-"));
   const { url: databaseUrl, drop } = await freshDatabase(dataDir);
   const config: Config = {
@@ -76,6 +83,31 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   const clock = new TestClock();
   const app = await buildApp(config, { clock, logger: pino({ level: process.env.ROOKERY_TEST_LOG ?? "silent" }) });
   const address = await app.http.listen({ host: "127.0.0.1", port: 0 });
+  await app.listening(address);
+  const { users, password } = await createFixtures(app);
+  const server: TestServer = {
+    app,
+    url: address,
+    clock,
+    dataDir,
+    users,
+    password,
+    as: (who) => {
+      const user = typeof who === "string" ? server.users[who] : who;
+      return new Client(address, { email: user.delivery_email, apiKey: user.api_key });
+    },
+    anonymous: () => new Client(address, undefined),
+    async stop() {
+      await app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+/** Creates the fixture organisation (named users, the bot) through `app`; every fixture human has `password`. */
+export async function createFixtures(app: App): Promise<{ users: Record<FixtureName, UserRow>; password: string }> {
   const password = "test-password-123";
   const { owner } = await createRealm(app.ctx, {
     name: "Zulip Dev",
@@ -106,25 +138,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     role: Role.MEMBER,
     bot: { type: 1, ownerId: users.hamlet.id },
   });
-  const server: TestServer = {
-    app,
-    url: address,
-    clock,
-    dataDir,
-    users,
-    password,
-    as: (who) => {
-      const user = typeof who === "string" ? server.users[who] : who;
-      return new Client(address, { email: user.delivery_email, apiKey: user.api_key });
-    },
-    anonymous: () => new Client(address, undefined),
-    async stop() {
-      await app.close();
-      await drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-  return server;
+  return { users, password };
 }
 
 /** A database for one test file: a SQLite file in `dataDir`, or a new PostgreSQL database. */
@@ -147,4 +161,32 @@ export async function freshDatabase(dataDir: string): Promise<{ url: string; dro
       await c.end();
     },
   };
+}
+
+/** The suites' TestServer as a cluster of three processes behind the round-robin proxy. */
+async function startClusterServer(overrides: Partial<Config>): Promise<TestServer> {
+  const cluster = await startCluster(3, overrides);
+  const first = cluster.apps[0]!;
+  // Tests write to the database directly (realm settings…) and drop the first process's cache
+  // entry; a write through the test's handle makes every process drop its caches instead.
+  const store: Store = {
+    ...first.ctx.store,
+    write: async (fn) => {
+      const result = await first.ctx.store.write(fn);
+      await first.ctx.bus.publish({ events: [], changes: [{ cache: "all" }] });
+      return result;
+    },
+  };
+  const server: TestServer = {
+    app: { ...first, ctx: { ...first.ctx, store } },
+    url: cluster.proxy.url,
+    clock: cluster.clock,
+    dataDir: cluster.dataDir,
+    users: cluster.users,
+    password: cluster.password,
+    as: (who) => cluster.as(who),
+    anonymous: () => new Client(cluster.proxy.url, undefined),
+    stop: () => cluster.stop(),
+  };
+  return server;
 }

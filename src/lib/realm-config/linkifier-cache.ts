@@ -30,4 +30,9 @@ export class LinkifierCache {
     this.realms.delete(realmId);
     this.generations.set(realmId, (this.generations.get(realmId) ?? 0) + 1);
   }
+
+  /** Drops every realm (changes were missed). */
+  forgetAll(): void {
+    for (const realmId of this.realms.keys()) this.forget(realmId);
+  }
 }

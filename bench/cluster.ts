@@ -1,0 +1,199 @@
+/**
+ * Cluster mode against one process, on the same PostgreSQL database server:
+ *  - fan-out: C long-polls (queues of one user) spread over 3 processes of a cluster, one channel
+ *    message to all of them; p50/p99 latency (message sent → poll answered), beside the same C
+ *    long-polls on one process without Redis;
+ *  - throughput of GET /users/me and POST /messages on one process in cluster mode (with Redis),
+ *    as a ratio of the same process without Redis (the target is ≥ 0.8×).
+ * Servers are the built command (dist/rookery.js, `npm run build`), each in its own process.
+ *
+ *   npx vite-node bench/cluster.ts [long-polls=1000] [seconds=5]
+ *
+ * Needs ROOKERY_TEST_PG_URL (an admin URL: it creates and drops its databases) and
+ * ROOKERY_TEST_REDIS_URL; without them it says so and exits. ROOKERY_BENCH_SHORT=1: 60
+ * long-polls, 1-second runs.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { sized } from "./short.js";
+
+const POLLS = sized(process.argv[2], 1000, 60);
+const SECONDS = sized(process.argv[3], 5, 1);
+const MAIN = path.resolve(import.meta.dirname, "../dist/rookery.js");
+const pgUrl = process.env.ROOKERY_TEST_PG_URL;
+const redisUrl = process.env.ROOKERY_TEST_REDIS_URL;
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  out: string;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+async function start(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN, "serve"], {
+    // Limits on but out of reach: their cost (in memory, or in Redis in cluster mode) is measured.
+    env: { ...process.env, ...env, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "1000000", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" },
+  });
+  const server: Server = { child, port, out: "" };
+  child.stdout?.on("data", (d: Buffer) => (server.out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (server.out += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${server.out}`)));
+    const timer = setInterval(() => {
+      if (!server.out.includes("Rookery is serving")) return;
+      clearInterval(timer);
+      resolve();
+    }, 20);
+  });
+  return server;
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    server.child.once("exit", () => resolve());
+    server.child.kill("SIGKILL");
+  });
+}
+
+/** A setup: its servers on a fresh database, and the owner's Authorization header. */
+interface Setup {
+  servers: Server[];
+  auth: string;
+  close(): Promise<void>;
+}
+
+async function setup(processes: number, withRedis: boolean): Promise<Setup> {
+  const name = `rookery_bench_cluster_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgUrl!);
+  url.pathname = `/${name}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-cluster-"));
+  const env: Record<string, string> = { ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: url.toString() };
+  if (withRedis) Object.assign(env, { ROOKERY_REDIS_URL: redisUrl!, ROOKERY_REDIS_PREFIX: `${name}:` });
+  const servers = [await start(env)];
+  const key = /key=([A-Za-z0-9]{32})/.exec(servers[0]!.out)?.[1];
+  servers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => start(env)))));
+  return {
+    servers,
+    auth: "Basic " + Buffer.from(`owner@rookery.local:${key}`).toString("base64"),
+    async close() {
+      await Promise.all(servers.map(stop));
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function request(port: number, auth: string, method: string, pathAndQuery: string, form?: Record<string, string>): Promise<{ status: number; body: string }> {
+  const body = form ? new URLSearchParams(form).toString() : undefined;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path: `/api/v1${pathAndQuery}`, agent, headers: { authorization: auth, ...(body ? { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } : {}) } }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+}
+
+/** C queues spread over the setup's processes, each long-polling its own; one message to all; latencies in ms. */
+async function fanout(s: Setup, rounds: number): Promise<number[]> {
+  const queues: { port: number; id: string; last: number }[] = [];
+  for (let i = 0; i < POLLS; i++) {
+    const port = s.servers[i % s.servers.length]!.port;
+    const res = await request(port, s.auth, "POST", "/register", { event_types: '["message"]', fetch_event_types: "[]" });
+    queues.push({ port, id: String((JSON.parse(res.body) as { queue_id: string }).queue_id), last: -1 });
+  }
+  const latencies: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let sentAt = 0;
+    const polls = queues.map(async (q) => {
+      const res = await request(q.port, s.auth, "GET", `/events?queue_id=${encodeURIComponent(q.id)}&last_event_id=${q.last}`);
+      latencies.push(performance.now() - sentAt);
+      for (const event of (JSON.parse(res.body) as { events: { id: number }[] }).events) q.last = Math.max(q.last, event.id);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300 + POLLS / 2));
+    sentAt = performance.now();
+    await request(s.servers[0]!.port, s.auth, "POST", "/messages", { type: "stream", to: "general", topic: "fan-out", content: `round ${round}` });
+    await Promise.all(polls);
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+/** Requests per second of `call` with `concurrency` callers for SECONDS. */
+async function throughput(concurrency: number, call: () => Promise<{ status: number }>): Promise<number> {
+  const deadline = performance.now() + SECONDS * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const res = await call();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+        done++;
+      }
+    }),
+  );
+  return done / SECONDS;
+}
+
+async function main(): Promise<void> {
+  if (!pgUrl || !redisUrl) {
+    console.log("bench/cluster skipped: set ROOKERY_TEST_PG_URL and ROOKERY_TEST_REDIS_URL (PostgreSQL and Redis)");
+    return;
+  }
+  if (!fs.existsSync(MAIN)) throw new Error("dist/rookery.js is missing: run npm run build");
+  const rounds = 3;
+  const rows: string[] = [];
+
+  // Throughput first: the fan-out leaves its queues behind, and every message would go to them.
+  const single = await setup(1, false);
+  const singleMe = await throughput(32, () => request(single.servers[0]!.port, single.auth, "GET", "/users/me"));
+  const singleSend = await throughput(16, () => request(single.servers[0]!.port, single.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" }));
+  const singleFan = await fanout(single, rounds);
+  await single.close();
+
+  const member = await setup(1, true);
+  const memberMe = await throughput(32, () => request(member.servers[0]!.port, member.auth, "GET", "/users/me"));
+  const memberSend = await throughput(16, () => request(member.servers[0]!.port, member.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" }));
+  await member.close();
+
+  const three = await setup(3, true);
+  const clusterFan = await fanout(three, rounds);
+  await three.close();
+
+  rows.push(`fan-out of ${POLLS} long-polls, ${rounds} rounds: one process p50 ${percentile(singleFan, 50).toFixed(1)} ms p99 ${percentile(singleFan, 99).toFixed(1)} ms; three processes p50 ${percentile(clusterFan, 50).toFixed(1)} ms p99 ${percentile(clusterFan, 99).toFixed(1)} ms (${(percentile(clusterFan, 99) / percentile(singleFan, 99)).toFixed(2)}× the p99)`);
+  rows.push(`GET /users/me: ${singleMe.toFixed(0)} req/s without Redis, ${memberMe.toFixed(0)} req/s in cluster mode (${(memberMe / singleMe).toFixed(2)}×, target ≥ 0.8×)`);
+  rows.push(`POST /messages: ${singleSend.toFixed(0)} req/s without Redis, ${memberSend.toFixed(0)} req/s in cluster mode (${(memberSend / singleSend).toFixed(2)}×, target ≥ 0.8×)`);
+  for (const row of rows) console.log(row);
+  agent.destroy();
+}
+
+await main();

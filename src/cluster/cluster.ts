@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import type { Config } from "../config.js";
+import type { SavedQueue } from "../events/queue.js";
+import { ATTEMPT_RULES } from "../lib/attempts.js";
+import { Lease } from "./lease.js";
+import { RedisAttempts, RedisCallLimiter } from "./limits.js";
+import { Members } from "./members.js";
+import { QueueRouter } from "./queue-routing.js";
+import { ClusterKeys, connectRedis } from "./redis.js";
+import { StreamBus, type QueueHolder } from "./stream.js";
+
+/**
+ * Cluster mode: this process as one of many serving an organisation from one PostgreSQL database
+ * and one Redis. It holds the three Redis connections (commands, the blocking stream reader, the
+ * pub/sub subscriber), the shared event stream (the bus), the list of live processes, the routing
+ * of event-queue requests to their holder, the lease on once-per-cluster work, and the shared limits.
+ */
+export class Cluster {
+  /** This process's id in the cluster (and the prefix of its queue ids). */
+  readonly processId = randomBytes(6).toString("hex");
+  readonly keys: ClusterKeys;
+  readonly bus: StreamBus;
+  readonly members: Members;
+  readonly queues: QueueRouter;
+  /** The lease on timed work (scheduled messages, the thumbnail backlog). */
+  readonly jobs: Lease;
+  readonly limits: { byUser: RedisCallLimiter; byAddress: RedisCallLimiter; authentication: RedisAttempts; emailChange: RedisAttempts; spectatorFiles: RedisAttempts };
+
+  private constructor(
+    private readonly commands: Redis,
+    private readonly reader: Redis,
+    private readonly subscriber: Redis,
+    config: Config,
+    secret: string,
+    log: Logger,
+    queues: QueueHolder,
+  ) {
+    this.keys = new ClusterKeys(config.redisPrefix);
+    this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, queues);
+    this.members = new Members(this.processId, commands, this.keys, log);
+    this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, log);
+    this.jobs = new Lease("jobs", this.processId, commands, this.keys, log);
+    this.limits = {
+      byUser: new RedisCallLimiter(commands, this.keys, "api_by_user", config.rateLimitPerMinute),
+      byAddress: new RedisCallLimiter(commands, this.keys, "api_by_ip", config.anonRateLimitPerMinute),
+      authentication: new RedisAttempts(commands, this.keys, "authenticate_by_username", ATTEMPT_RULES.authentication),
+      emailChange: new RedisAttempts(commands, this.keys, "email_change_by_user", ATTEMPT_RULES.emailChange),
+      spectatorFiles: new RedisAttempts(commands, this.keys, "spectator_attachment_access_by_file", ATTEMPT_RULES.spectatorAttachmentAccess),
+    };
+  }
+
+  /** Connects to the cluster's Redis and starts reading the shared stream; `queues` are dropped if they miss events. */
+  static async start(config: Config, log: Logger, queues: QueueHolder): Promise<Cluster> {
+    if (config.redisUrl === null) throw new Error("cluster mode needs ROOKERY_REDIS_URL");
+    const url = config.redisUrl;
+    const [commands, reader, subscriber] = await Promise.all([connectRedis(url, log, "commands"), connectRedis(url, log, "stream", true), connectRedis(url, log, "subscriber")]);
+    try {
+      await Promise.all([commands.connect(), reader.connect(), subscriber.connect()]);
+      const secret = config.clusterSecret ?? (await sharedSecret(commands, new ClusterKeys(config.redisPrefix).secret));
+      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, queues);
+      // A Redis that restarted empty gets the secret back from the processes that know it.
+      commands.on("ready", () => void commands.set(cluster.keys.secret, secret, "NX").catch(() => undefined));
+      await cluster.bus.start();
+      log.info({ processId: cluster.processId }, "cluster mode: joined the shared event stream");
+      return cluster;
+    } catch (error) {
+      for (const redis of [commands, reader, subscriber]) redis.disconnect();
+      throw error;
+    }
+  }
+
+  /** Whether `request` was forwarded by another process of the cluster. */
+  isForwarded(request: FastifyRequest): boolean {
+    return this.queues.isForwarded(request);
+  }
+
+  /** The realm's next presence update id, from a counter every process shares (never below `floor`, what this process has seen). */
+  async nextPresenceId(realmId: number, floor: number): Promise<number> {
+    return Number(await this.commands.eval(NEXT_PRESENCE_ID, 1, this.keys.presenceIds(realmId), floor));
+  }
+
+  /** Lists this process at its internal address, so others can forward its queues' requests. */
+  join(address: string): Promise<void> {
+    return this.members.join(address);
+  }
+
+  /** A clean stop: stops reading the stream, hands `queues` over, leaves the cluster, closes the connections. */
+  async stop(queues: () => readonly SavedQueue[]): Promise<void> {
+    await this.jobs.stop();
+    await this.bus.stop();
+    try {
+      await this.queues.handOver(queues(), this.bus.lastId);
+      await this.members.leave();
+    } finally {
+      this.commands.disconnect();
+      this.subscriber.disconnect();
+      this.reader.disconnect();
+    }
+  }
+}
+
+/** Raises the counter to `floor` if below (a Redis that restarted empty), then takes the next id. */
+const NEXT_PRESENCE_ID = `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return redis.call('INCR', KEYS[1])`;
+
+/** The secret of forwarded requests when the operator set none: made once, kept in Redis for every process. */
+async function sharedSecret(redis: Redis, key: string): Promise<string> {
+  await redis.set(key, randomBytes(24).toString("base64url"), "NX");
+  const secret = await redis.get(key);
+  if (secret === null) throw new Error("could not read the cluster secret from Redis");
+  return secret;
+}

@@ -1,0 +1,178 @@
+import http from "node:http";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+import { isSavedQueue } from "../events/persist.js";
+import type { QueueRegistry } from "../events/queues.js";
+import type { SavedQueue } from "../events/queue.js";
+import type { Members } from "./members.js";
+import type { ClusterKeys } from "./redis.js";
+import type { StreamBus } from "./stream.js";
+
+/** The header that marks a request forwarded by another process, carrying the cluster's secret. */
+export const FORWARDED_HEADER = "x-rookery-forwarded";
+/** How long a request waits for a queue whose owner stopped answering to be handed over. */
+const HANDOVER_WAIT_MS = 3000;
+
+/** Takes a handed-over queue, once: the process that gets it records itself as its new holder. */
+const ADOPT = `local saved = redis.call('GET', KEYS[1])
+if saved then
+  redis.call('DEL', KEYS[1])
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+end
+return saved`;
+
+/** A queue as handed over: the queue, and the stream entry its events go up to. */
+interface Handover {
+  queue: SavedQueue;
+  streamId: string;
+}
+
+/**
+ * Where the queues of a cluster live. A queue id starts with its creator's process id; a request
+ * for a queue this process does not hold goes to the process that holds it (forwarded over its
+ * internal address with the shared secret), or, if that process stopped cleanly and handed its
+ * queues over to Redis, the queue is adopted here. When nobody holds it, the caller answers
+ * BAD_EVENT_QUEUE_ID, as Zulip does for a queue lost with its server.
+ */
+export class QueueRouter {
+  private readonly agent = new http.Agent({ keepAlive: true });
+
+  constructor(
+    private readonly processId: string,
+    private readonly secret: string,
+    private readonly redis: Redis,
+    private readonly keys: ClusterKeys,
+    private readonly members: Members,
+    private readonly bus: StreamBus,
+    private readonly log: Logger,
+  ) {}
+
+  /** Whether `request` was forwarded by a process of this cluster (then it is answered here, never forwarded again). */
+  isForwarded(request: FastifyRequest): boolean {
+    return request.headers[FORWARDED_HEADER] === this.secret;
+  }
+
+  /**
+   * For a request naming a queue this process does not hold: true once the request was forwarded
+   * and answered; false when the caller goes on locally (the queue was adopted here, or nobody
+   * holds it and the local lookup answers BAD_EVENT_QUEUE_ID).
+   */
+  async route(queues: QueueRegistry, queueId: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (queues.has(queueId) || this.isForwarded(request)) return false;
+    const deadline = Date.now() + HANDOVER_WAIT_MS;
+    for (;;) {
+      const holder = await this.holder(queueId);
+      // A process that is stopping adopts nothing: another will.
+      if (holder === undefined && !queues.closing) {
+        await this.adopt(queues, queueId);
+        return false;
+      }
+      if (holder !== undefined && (await this.forward(holder, request, reply))) return true;
+      // The holder does not answer: it is stopping (its handover comes soon) or it died.
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Saves queues for whichever process is asked about them next (a clean stop). */
+  async handOver(saved: readonly SavedQueue[], streamId: string): Promise<void> {
+    const now = Date.now();
+    const pipeline = this.redis.pipeline();
+    for (const queue of saved) {
+      const ttl = Math.max(1000, queue.options.lifespanSecs * 1000 - Math.max(0, now - queue.lastConnection));
+      const handover: Handover = { queue, streamId };
+      pipeline.set(this.keys.handover(queue.id), JSON.stringify(handover), "PX", ttl);
+      pipeline.del(this.keys.moved(queue.id));
+    }
+    await pipeline.exec();
+    this.log.info({ queues: saved.length }, "event queues handed over to the cluster");
+  }
+
+  /** The internal address of the live process holding the queue (never this one), or undefined. */
+  private async holder(queueId: string): Promise<string | undefined> {
+    const moved = await this.redis.get(this.keys.moved(queueId));
+    const candidates = [moved, ownerOf(queueId)].filter((id): id is string => id !== null && id !== undefined && id !== this.processId);
+    for (const processId of candidates) {
+      const address = await this.members.addressOf(processId);
+      if (address !== undefined) return address;
+    }
+    return undefined;
+  }
+
+  private async adopt(queues: QueueRegistry, queueId: string): Promise<void> {
+    const text = await this.redis.eval(ADOPT, 2, this.keys.handover(queueId), this.keys.moved(queueId), this.processId, 7 * 86400 * 1000);
+    if (typeof text !== "string") return;
+    const handover = parseHandover(text);
+    if (!handover) return;
+    // This process may be behind the one that stopped: wait until it has applied as much.
+    await this.bus.reached(handover.streamId, 2000);
+    const missed = await this.bus.replay(handover.streamId);
+    if (!missed) {
+      this.log.warn({ queueId }, "a handed-over queue missed events (stream trimmed); dropped");
+      return;
+    }
+    if (queues.adopt(handover.queue, missed.map((entry) => entry.commit.events))) this.log.info({ queueId }, "adopted a handed-over event queue");
+  }
+
+  /** Sends the request to `address` and relays the answer; false if that process does not answer. */
+  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const body = formBody(request.body);
+    const headers: http.OutgoingHttpHeaders = { [FORWARDED_HEADER]: this.secret };
+    for (const name of ["authorization", "user-agent"]) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+    if (body !== undefined) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      headers["content-length"] = Buffer.byteLength(body);
+    }
+    return new Promise((resolve) => {
+      const upstream = http.request(new URL(request.url, address), { method: request.method, headers, agent: this.agent }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          if (!reply.sent) {
+            reply.code(response.statusCode ?? 502);
+            for (const name of ["content-type", "retry-after"]) if (response.headers[name] !== undefined) reply.header(name, response.headers[name]);
+            reply.send(Buffer.concat(chunks));
+          }
+          resolve(true);
+        });
+        response.on("error", () => resolve(false));
+      });
+      // The client hung up: so does the forwarded poll (its queue counts idleness from now).
+      const onClose = () => {
+        if (!reply.raw.writableEnded) upstream.destroy();
+      };
+      reply.raw.once("close", onClose);
+      upstream.on("error", () => {
+        reply.raw.off("close", onClose);
+        resolve(false);
+      });
+      upstream.end(body);
+    });
+  }
+}
+
+/** The process that created a queue, from its id ("<process id>:<uuid>"). */
+export function ownerOf(queueId: string): string | undefined {
+  const at = queueId.indexOf(":");
+  return at > 0 ? queueId.slice(0, at) : undefined;
+}
+
+function formBody(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(body)) if (typeof value === "string") form.append(name, value);
+  const text = form.toString();
+  return text === "" ? undefined : text;
+}
+
+function parseHandover(text: string): Handover | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== "object" || data === null || !("queue" in data) || !("streamId" in data) || typeof data.streamId !== "string") return undefined;
+  return isSavedQueue(data.queue) ? { queue: data.queue, streamId: data.streamId } : undefined;
+}

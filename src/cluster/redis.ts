@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { Logger } from "pino";
+
+/** The Redis key names of one cluster, under a common prefix. */
+export class ClusterKeys {
+  constructor(private readonly prefix: string) {}
+  /** The stream of every commit of every process. */
+  get events(): string {
+    return `${this.prefix}events`;
+  }
+  /** The pub/sub channel on which processes say how far into the stream they have applied. */
+  get applied(): string {
+    return `${this.prefix}applied`;
+  }
+  /** The shared secret of forwarded requests, when the operator set none. */
+  get secret(): string {
+    return `${this.prefix}secret`;
+  }
+  /** A live process: its internal address, with a time to live its heartbeat renews. */
+  member(processId: string): string {
+    return `${this.prefix}member:${processId}`;
+  }
+  /** A queue saved by a process that stopped, waiting for the next process asked about it. */
+  handover(queueId: string): string {
+    return `${this.prefix}handover:${queueId}`;
+  }
+  /** The process that adopted a handed-over queue. */
+  moved(queueId: string): string {
+    return `${this.prefix}moved:${queueId}`;
+  }
+  /** A lease on work that runs once across the cluster. */
+  lease(name: string): string {
+    return `${this.prefix}lease:${name}`;
+  }
+  /** A realm's presence update ids. */
+  presenceIds(realmId: number): string {
+    return `${this.prefix}presence-id:${realmId}`;
+  }
+  /** A rate-limit window. */
+  limit(domain: string, key: string): string {
+    return `${this.prefix}limit:${domain}:${key}`;
+  }
+}
+
+/**
+ * A connection to the cluster's Redis (`redis://…`, `rediss://…` or `unix:/path`). It reconnects
+ * by itself; `blocking` connections (the stream reader) fail commands at once while disconnected
+ * and never resend a command cut off by a disconnect, so their owner notices the break.
+ */
+export async function connectRedis(url: string, log: Logger, name: string, blocking = false): Promise<Redis> {
+  // Loaded when used: one process without Redis never loads the client.
+  const { Redis } = await import("ioredis");
+  const options = {
+    lazyConnect: true,
+    connectionName: `rookery-${name}`,
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+    // Commands issued in the same turn of the event loop (rate limits of concurrent requests) go out in one write.
+    ...(blocking ? { enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 } : { enableAutoPipelining: true }),
+  };
+  const redis = url.startsWith("unix:") ? new Redis({ ...options, path: url.slice("unix:".length) }) : new Redis(url, options);
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (!down) log.warn({ err: error, connection: name }, "redis connection error");
+    down = true;
+  });
+  redis.on("ready", () => {
+    if (down) log.info({ connection: name }, "redis connection restored");
+    down = false;
+  });
+  return redis;
+}
+
+/** Compares two stream ids ("ms-seq"). */
+export function compareStreamIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split("-").map(Number);
+  const [bm = 0, bs = 0] = b.split("-").map(Number);
+  return am !== bm ? am - bm : as - bs;
+}
+
+/** A Lua script run by its digest (EVALSHA: the text is sent once, when Redis does not have it yet). */
+export class Script {
+  private readonly sha: string;
+
+  constructor(private readonly text: string) {
+    this.sha = createHash("sha1").update(text).digest("hex");
+  }
+
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return redis.eval(this.text, keys.length, ...keys, ...args);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import type { AppContext } from "../context.js";
+import { alertWordCacheOf } from "../lib/alert-words.js";
+import { presenceOf, type PresenceEntry } from "../lib/presence.js";
+import type { QueuedEvent } from "./types.js";
+
+/**
+ * What a committed write made stale in the in-memory caches, named by key so that every process
+ * can drop its own copy (in cluster mode the bus carries these to the other processes too).
+ */
+export type CacheChange =
+  | { cache: "user"; id: number }
+  | { cache: "realm"; id: number }
+  | { cache: "linkifiers"; realmId: number }
+  | { cache: "alert_words"; realmId: number }
+  /** A scheduled message now falls due at `dueAt` (ms): the timer that sends them wakes. */
+  | { cache: "scheduled_messages"; dueAt: number }
+  /** A user's presence changed (cluster mode: presence lives in each process's memory). */
+  | { cache: "presence"; entry: PresenceEntry }
+  /** Everything: the process missed changes (its connection to the other processes broke). */
+  | { cache: "all" };
+
+/** What one write transaction hands the bus once it has committed. */
+export interface Commit {
+  events: readonly QueuedEvent[];
+  changes: readonly CacheChange[];
+}
+
+/** Applies committed changes to this process's caches. */
+export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): void {
+  for (const change of changes) {
+    switch (change.cache) {
+      case "user":
+        ctx.users.forget(change.id);
+        break;
+      case "realm":
+        ctx.realms.forget(change.id);
+        break;
+      case "linkifiers":
+        ctx.linkifiers.forget(change.realmId);
+        break;
+      case "alert_words":
+        alertWordCacheOf(ctx).forget(change.realmId);
+        break;
+      case "scheduled_messages":
+        ctx.scheduledMessages.wake(change.dueAt);
+        break;
+      case "presence":
+        presenceOf(ctx).observe(change.entry);
+        break;
+      case "all":
+        ctx.users.forgetAll();
+        ctx.realms.forgetAll();
+        ctx.linkifiers.forgetAll();
+        ctx.groups.forgetAll();
+        alertWordCacheOf(ctx).forgetAll();
+        break;
+    }
+  }
+}
