@@ -110,6 +110,7 @@ describe("hostile code stays fast", () => {
     "dotted words": fill("a."),
     "template literals": fill("`${`"),
     "triple quotes": fill(`'''"""`),
+    "f-string fields": fill('f"{x:{(f\'\'\'{'),
   };
   for (const lang of languages) {
     it(`in ${lang}: a message full of hostile code renders in at most 100 ms`, () => {
