@@ -75,9 +75,117 @@ const python: [string, string, string[], string[]][] = [
   ],
 ];
 
+const javascript: [string, string, string[], string[]][] = [
+  [
+    "js",
+    "JavaScript",
+    ["const x = 42, y = 3.5, z = 0x1F;", "let s = `a ${b + 1} c ${`in ${d}`}`;", "function f(a) {", "  return a > 10 ? \"big\" : 'small'; // note", "}"],
+    [
+      "<span class=\"kd\">const</span><span class=\"w\"> </span><span class=\"nx\">x</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mf\">42</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">y</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mf\">3.5</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">z</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mh\">0x1F</span><span class=\"p\">;</span>",
+      "<span class=\"kd\">let</span><span class=\"w\"> </span><span class=\"nx\">s</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"sb\">`a </span><span class=\"si\">${</span><span class=\"nx\">b</span><span class=\"w\"> </span><span class=\"o\">+</span><span class=\"w\"> </span><span class=\"mf\">1</span><span class=\"si\">}</span><span class=\"sb\"> c </span><span class=\"si\">${</span><span class=\"sb\">`in </span><span class=\"si\">${</span><span class=\"nx\">d</span><span class=\"si\">}</span><span class=\"sb\">`</span><span class=\"si\">}</span><span class=\"sb\">`</span><span class=\"p\">;</span>",
+      "<span class=\"kd\">function</span><span class=\"w\"> </span><span class=\"nx\">f</span><span class=\"p\">(</span><span class=\"nx\">a</span><span class=\"p\">)</span><span class=\"w\"> </span><span class=\"p\">{</span>",
+      "<span class=\"w\">  </span><span class=\"k\">return</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">&gt;</span><span class=\"w\"> </span><span class=\"mf\">10</span><span class=\"w\"> </span><span class=\"o\">?</span><span class=\"w\"> </span><span class=\"s2\">&quot;big&quot;</span><span class=\"w\"> </span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"s1\">&#39;small&#39;</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"c1\">// note</span>",
+      "<span class=\"p\">}</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["/* block */", "class A extends B { static m() { return new A(); } }"],
+    [
+      "<span class=\"cm\">/* block */</span>",
+      "<span class=\"kd\">class</span><span class=\"w\"> </span><span class=\"nx\">A</span><span class=\"w\"> </span><span class=\"k\">extends</span><span class=\"w\"> </span><span class=\"nx\">B</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">static</span><span class=\"w\"> </span><span class=\"nx\">m</span><span class=\"p\">()</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">return</span><span class=\"w\"> </span><span class=\"ow\">new</span><span class=\"w\"> </span><span class=\"nx\">A</span><span class=\"p\">();</span><span class=\"w\"> </span><span class=\"p\">}</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["var re = /ab+c/gi, q = x / y / z;", "if (/^\\d+$/.test(s)) { a = b ? c : d; }"],
+    [
+      "<span class=\"kd\">var</span><span class=\"w\"> </span><span class=\"nx\">re</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"sr\">/ab+c/gi</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">q</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"nx\">x</span><span class=\"w\"> </span><span class=\"o\">/</span><span class=\"w\"> </span><span class=\"nx\">y</span><span class=\"w\"> </span><span class=\"o\">/</span><span class=\"w\"> </span><span class=\"nx\">z</span><span class=\"p\">;</span>",
+      "<span class=\"k\">if</span><span class=\"w\"> </span><span class=\"p\">(</span><span class=\"sr\">/^\\d+$/</span><span class=\"p\">.</span><span class=\"nx\">test</span><span class=\"p\">(</span><span class=\"nx\">s</span><span class=\"p\">))</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"nx\">b</span><span class=\"w\"> </span><span class=\"o\">?</span><span class=\"w\"> </span><span class=\"nx\">c</span><span class=\"w\"> </span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"nx\">d</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["// comment", "let big = 10n + 0b101 + 0o17 + 017 + .5e-3;", "const fn = async (...args) => { await foo?.bar ?? baz; };"],
+    [
+      "<span class=\"c1\">// comment</span>",
+      "<span class=\"kd\">let</span><span class=\"w\"> </span><span class=\"nx\">big</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mi\">10n</span><span class=\"w\"> </span><span class=\"o\">+</span><span class=\"w\"> </span><span class=\"mb\">0b101</span><span class=\"w\"> </span><span class=\"o\">+</span><span class=\"w\"> </span><span class=\"mo\">0o17</span><span class=\"w\"> </span><span class=\"o\">+</span><span class=\"w\"> </span><span class=\"mo\">017</span><span class=\"w\"> </span><span class=\"o\">+</span><span class=\"w\"> </span><span class=\"mf\">.5e-3</span><span class=\"p\">;</span>",
+      "<span class=\"kd\">const</span><span class=\"w\"> </span><span class=\"nx\">fn</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"k\">async</span><span class=\"w\"> </span><span class=\"p\">(...</span><span class=\"nx\">args</span><span class=\"p\">)</span><span class=\"w\"> </span><span class=\"p\">=&gt;</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">await</span><span class=\"w\"> </span><span class=\"nx\">foo</span><span class=\"o\">?</span><span class=\"p\">.</span><span class=\"nx\">bar</span><span class=\"w\"> </span><span class=\"o\">??</span><span class=\"w\"> </span><span class=\"nx\">baz</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"p\">};</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["label: for (const k of obj) { continue label; }", "throw new TypeError(`bad ${k}`);"],
+    [
+      "<span class=\"nx\">label</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"k\">for</span><span class=\"w\"> </span><span class=\"p\">(</span><span class=\"kd\">const</span><span class=\"w\"> </span><span class=\"nx\">k</span><span class=\"w\"> </span><span class=\"k\">of</span><span class=\"w\"> </span><span class=\"nx\">obj</span><span class=\"p\">)</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">continue</span><span class=\"w\"> </span><span class=\"nx\">label</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+      "<span class=\"k\">throw</span><span class=\"w\"> </span><span class=\"ow\">new</span><span class=\"w\"> </span><span class=\"ne\">TypeError</span><span class=\"p\">(</span><span class=\"sb\">`bad </span><span class=\"si\">${</span><span class=\"nx\">k</span><span class=\"si\">}</span><span class=\"sb\">`</span><span class=\"p\">);</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["x = \"multi\\", "line\" + 'it\\'s'"],
+    [
+      "<span class=\"nx\">x</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"s2\">&quot;multi\\</span>",
+      "<span class=\"s2\">line&quot;</span><span class=\"w\"> </span><span class=\"o\">+</span><span class=\"w\"> </span><span class=\"s1\">&#39;it\\&#39;s&#39;</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["const o = { a: 1, \"b\": [2, 3] }; o.a **= 2;"],
+    [
+      "<span class=\"kd\">const</span><span class=\"w\"> </span><span class=\"nx\">o</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"mf\">1</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"s2\">&quot;b&quot;</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"p\">[</span><span class=\"mf\">2</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"mf\">3</span><span class=\"p\">]</span><span class=\"w\"> </span><span class=\"p\">};</span><span class=\"w\"> </span><span class=\"nx\">o</span><span class=\"p\">.</span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">**=</span><span class=\"w\"> </span><span class=\"mf\">2</span><span class=\"p\">;</span>",
+    ],
+  ],
+  [
+    "ts",
+    "TypeScript",
+    ["interface P { name: string; n: number; ok?: boolean }", "function g(x: any, y: unknown): void { let v: Array<string> = []; }", "type T = string | null;", "const a: number = 1;"],
+    [
+      "<span class=\"kd\">interface</span><span class=\"w\"> </span><span class=\"nx\">P</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">name</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">string</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"nx\">n</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">number</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"nx\">ok?</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">boolean</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+      "<span class=\"kd\">function</span><span class=\"w\"> </span><span class=\"nx\">g</span><span class=\"p\">(</span><span class=\"nx\">x</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">any</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">y</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">unknown</span><span class=\"p\">)</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"ow\">void</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"kd\">let</span><span class=\"w\"> </span><span class=\"nx\">v</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">Array</span><span class=\"o\">&lt;</span><span class=\"kt\">string</span><span class=\"o\">&gt;</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">[];</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+      "<span class=\"kr\">type</span><span class=\"w\"> </span><span class=\"nx\">T</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"kt\">string</span><span class=\"w\"> </span><span class=\"o\">|</span><span class=\"w\"> </span><span class=\"kc\">null</span><span class=\"p\">;</span>",
+      "<span class=\"kd\">const</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">number</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mf\">1</span><span class=\"p\">;</span>",
+    ],
+  ],
+  [
+    "ts",
+    "TypeScript",
+    ["export abstract class C<T> implements I { private readonly x: number = 1; @dec() m(a?: string): Promise<void> {} }"],
+    [
+      "<span class=\"k\">export</span><span class=\"w\"> </span><span class=\"k\">abstract</span><span class=\"w\"> </span><span class=\"kd\">class</span><span class=\"w\"> </span><span class=\"nx\">C</span><span class=\"o\">&lt;</span><span class=\"nx\">T</span><span class=\"o\">&gt;</span><span class=\"w\"> </span><span class=\"k\">implements</span><span class=\"w\"> </span><span class=\"nx\">I</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">private</span><span class=\"w\"> </span><span class=\"k\">readonly</span><span class=\"w\"> </span><span class=\"nx\">x</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">number</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mf\">1</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"kd\">@dec</span><span class=\"p\">()</span><span class=\"w\"> </span><span class=\"nx\">m</span><span class=\"p\">(</span><span class=\"nx\">a?</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">string</span><span class=\"p\">)</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"nb\">Promise</span><span class=\"o\">&lt;</span><span class=\"ow\">void</span><span class=\"o\">&gt;</span><span class=\"w\"> </span><span class=\"p\">{}</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+    ],
+  ],
+  [
+    "ts",
+    "TypeScript",
+    ["declare module Foo { export type U = { k: boolean }; }", "enum E { A = 1, B }", "let t = cond ? a : b;"],
+    [
+      "<span class=\"kr\">declare</span><span class=\"w\"> </span><span class=\"kr\">module</span><span class=\"w\"> </span><span class=\"nx\">Foo</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">export</span><span class=\"w\"> </span><span class=\"kr\">type</span><span class=\"w\"> </span><span class=\"nx\">U</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">k</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">boolean</span><span class=\"w\"> </span><span class=\"p\">};</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+      "<span class=\"kd\">enum</span><span class=\"w\"> </span><span class=\"nx\">E</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">A</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mf\">1</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">B</span><span class=\"w\"> </span><span class=\"p\">}</span>",
+      "<span class=\"kd\">let</span><span class=\"w\"> </span><span class=\"nx\">t</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"nx\">cond</span><span class=\"w\"> </span><span class=\"o\">?</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">b</span><span class=\"p\">;</span>",
+    ],
+  ],
+];
+
 describe("Python as Pygments 2.18 does: docstrings, f-strings", () => {
   for (const [lang, name, code, lines] of python) {
     it(`highlights ${code[0] ?? ""}`, () => {
+      expect(html(`\`\`\`${lang}\n${code.join("\n")}\n\`\`\``)).toBe(
+        `<div class="codehilite" data-code-language="${name}"><pre><span></span><code>${lines.join("\n")}\n</code></pre></div>`,
+      );
+    });
+  }
+});
+
+describe("JavaScript and TypeScript as Pygments 2.18 does: whitespace, numbers, regexes, templates, types", () => {
+  for (const [lang, name, code, lines] of javascript) {
+    it(`highlights ${name}: ${code[0] ?? ""}`, () => {
       expect(html(`\`\`\`${lang}\n${code.join("\n")}\n\`\`\``)).toBe(
         `<div class="codehilite" data-code-language="${name}"><pre><span></span><code>${lines.join("\n")}\n</code></pre></div>`,
       );

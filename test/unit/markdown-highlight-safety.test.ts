@@ -111,6 +111,9 @@ describe("hostile code stays fast", () => {
     "template literals": fill("`${`"),
     "triple quotes": fill(`'''"""`),
     "f-string fields": fill('f"{x:{(f\'\'\'{'),
+    "regexes without end": fill("(/[\\"),
+    "nested templates": "`${".repeat(3333),
+    "names and colons": fill("a?: "),
   };
   for (const lang of languages) {
     it(`in ${lang}: a message full of hostile code renders in at most 100 ms`, () => {
