@@ -73,6 +73,27 @@ const python: [string, string, string[], string[]][] = [
       "<span class=\"n\">t</span> <span class=\"o\">=</span> <span class=\"sa\">f</span><span class=\"s1\">&#39;</span><span class=\"si\">{</span><span class=\"n\">a</span><span class=\"w\"> </span><span class=\"k\">if</span><span class=\"w\"> </span><span class=\"n\">b</span><span class=\"w\"> </span><span class=\"k\">else</span><span class=\"w\"> </span><span class=\"n\">c</span><span class=\"si\">}</span><span class=\"s1\">&#39;</span> <span class=\"o\">+</span> <span class=\"sa\">f</span><span class=\"s2\">&quot;</span><span class=\"si\">{</span><span class=\"n\">d</span><span class=\"p\">[</span><span class=\"mi\">1</span><span class=\"p\">:</span><span class=\"mi\">2</span><span class=\"p\">]</span><span class=\"si\">}</span><span class=\"s2\">&quot;</span> <span class=\"o\">+</span> <span class=\"sa\">f</span><span class=\"s2\">&quot;</span><span class=\"si\">{</span><span class=\"k\">lambda</span><span class=\"si\">:</span><span class=\"s2\"> 1</span><span class=\"si\">}</span><span class=\"s2\">&quot;</span> <span class=\"o\">+</span> <span class=\"sa\">fr</span><span class=\"s1\">&#39;\\n</span><span class=\"si\">{</span><span class=\"n\">x</span><span class=\"si\">}</span><span class=\"se\">\\&#39;</span><span class=\"s1\">&#39;</span>",
     ],
   ],
+  [
+    "python",
+    "Python",
+    ["a = \"x %s %(n)5.2f %% {} {0!r:>10} {a.b[1]} {{ }} \\\" \\x41 \\N{DASH} \\q\"", "b = r\"\\d \\\" \\\\ %s {}\" + b\"\\u1234 \\x41\" + u\"\\u1234\" + rb'\\'' + '{{}}'", "c = \"\"\"%d", "{x} \\", "\"\"\""],
+    [
+      "<span class=\"n\">a</span> <span class=\"o\">=</span> <span class=\"s2\">&quot;x </span><span class=\"si\">%s</span><span class=\"s2\"> </span><span class=\"si\">%(n)5.2f</span><span class=\"s2\"> </span><span class=\"si\">%%</span><span class=\"s2\"> </span><span class=\"si\">{}</span><span class=\"s2\"> </span><span class=\"si\">{0!r:&gt;10}</span><span class=\"s2\"> </span><span class=\"si\">{a.b[1]}</span><span class=\"s2\"> {{ }} </span><span class=\"se\">\\&quot;</span><span class=\"s2\"> </span><span class=\"se\">\\x41</span><span class=\"s2\"> </span><span class=\"se\">\\N{DASH}</span><span class=\"s2\"> \\q&quot;</span>",
+      "<span class=\"n\">b</span> <span class=\"o\">=</span> <span class=\"sa\">r</span><span class=\"s2\">&quot;\\d </span><span class=\"se\">\\&quot;</span><span class=\"s2\"> </span><span class=\"se\">\\\\</span><span class=\"s2\"> </span><span class=\"si\">%s</span><span class=\"s2\"> </span><span class=\"si\">{}</span><span class=\"s2\">&quot;</span> <span class=\"o\">+</span> <span class=\"sa\">b</span><span class=\"s2\">&quot;\\u1234 </span><span class=\"se\">\\x41</span><span class=\"s2\">&quot;</span> <span class=\"o\">+</span> <span class=\"sa\">u</span><span class=\"s2\">&quot;</span><span class=\"se\">\\u1234</span><span class=\"s2\">&quot;</span> <span class=\"o\">+</span> <span class=\"sa\">rb</span><span class=\"s1\">&#39;</span><span class=\"se\">\\&#39;</span><span class=\"s1\">&#39;</span> <span class=\"o\">+</span> <span class=\"s1\">&#39;{{}}&#39;</span>",
+      "<span class=\"n\">c</span> <span class=\"o\">=</span> <span class=\"s2\">&quot;&quot;&quot;</span><span class=\"si\">%d</span>",
+      "<span class=\"si\">{x}</span><span class=\"s2\"> </span><span class=\"se\">\\</span>",
+      "<span class=\"s2\">&quot;&quot;&quot;</span>",
+    ],
+  ],
+  [
+    "python",
+    "Python",
+    ["print('it\\'s %d%%' % 3, \"a\\", "b\")"],
+    [
+      "<span class=\"nb\">print</span><span class=\"p\">(</span><span class=\"s1\">&#39;it</span><span class=\"se\">\\&#39;</span><span class=\"s1\">s </span><span class=\"si\">%d%%</span><span class=\"s1\">&#39;</span> <span class=\"o\">%</span> <span class=\"mi\">3</span><span class=\"p\">,</span> <span class=\"s2\">&quot;a</span><span class=\"se\">\\</span>",
+      "<span class=\"s2\">b&quot;</span><span class=\"p\">)</span>",
+    ],
+  ],
 ];
 
 const javascript: [string, string, string[], string[]][] = [
@@ -173,7 +194,7 @@ const javascript: [string, string, string[], string[]][] = [
   ],
 ];
 
-describe("Python as Pygments 2.18 does: docstrings, f-strings", () => {
+describe("Python as Pygments 2.18 does: docstrings, f-strings, escapes and formatting fields", () => {
   for (const [lang, name, code, lines] of python) {
     it(`highlights ${code[0] ?? ""}`, () => {
       expect(html(`\`\`\`${lang}\n${code.join("\n")}\n\`\`\``)).toBe(

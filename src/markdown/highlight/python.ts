@@ -28,21 +28,46 @@ function importLine(m: RegExpExecArray): Token[] {
 
 const escapeRe = /\\(?:[\\abfnrtv"'\n]|N\{[^}]*\}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[0-7]{1,3})/g;
 
-// A string literal: its prefix (r, b, f…) is an affix, and escapes are split out unless raw.
+// Escapes: of strings, of bytes (no \N, \u, \U), and the ones single-line strings have even when raw.
+const stringEscape = /\\(?:N\{[^\n]*?\}|u[a-fA-F0-9]{4}|U[a-fA-F0-9]{8})/y;
+const bytesEscape = /\\(?:[\\abfnrtv"']|\n|x[a-fA-F0-9]{2}|[0-7]{1,3})/y;
+const lineEscapes: Record<string, RegExp> = { '"': /\\\\|\\"|\\\n/y, "'": /\\\\|\\'|\\\n/y };
+// %-formatting and str.format fields, which Pygments marks in every plain string.
+const percentField = /%(?:\([\p{L}\p{N}_]+\))?[-#0 +]*(?:[0-9]+|[*])?(?:\.(?:[0-9]+|[*]))?[hlL]?[E-GXc-giorsaux%]/uy;
+const formatField =
+  /\{(?:[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+|\[[^\]]+\])*)?(?:![sra])?(?::(?:[^\n]?[<>=^])?[-+ ]?#?0?(?:\d+)?,?(?:\.\d+)?[E-GXb-gnosx%]?)?\}/uy;
+const stringText = /[^\\'"%{\n]+|\{\{?|[\s\S]/y;
+
+// A string literal (not an f-string): its prefix (r, b, u…) is an affix; its escapes (not in raw
+// strings, but for a quote, a backslash or a line break after one in a one-line string) and
+// formatting fields are split out.
 function stringLiteral(cls: string): (m: RegExpExecArray) => Token[] {
   return (m) => {
     const prefix = m[1] ?? "";
     const body = m[2] ?? "";
     const tokens: Token[] = prefix === "" ? [] : [{ cls: "sa", text: prefix }];
-    if (/r/i.test(prefix)) return [...tokens, { cls, text: body }];
-    let last = 0;
-    for (const e of body.matchAll(escapeRe)) {
-      const at = e.index ?? 0;
-      if (at > last) tokens.push({ cls, text: body.slice(last, at) });
-      tokens.push({ cls: "se", text: e[0] });
-      last = at + e[0].length;
+    const quote = body.startsWith('"""') || body.startsWith("'''") ? body.slice(0, 3) : body.slice(0, 1);
+    const end = body.length >= 2 * quote.length && body.endsWith(quote) ? body.length - quote.length : body.length;
+    const escapes: RegExp[] = [];
+    if (!/r/i.test(prefix)) escapes.push(...(/b/i.test(prefix) ? [bytesEscape] : [stringEscape, bytesEscape]));
+    const lineEscape = lineEscapes[quote];
+    if (lineEscape !== undefined) escapes.push(lineEscape);
+    tokens.push({ cls, text: quote });
+    let pos = quote.length;
+    outer: while (pos < end) {
+      for (const re of escapes) {
+        const e = matchAt(re, body, pos, end);
+        if (e === null) continue;
+        tokens.push({ cls: "se", text: e });
+        pos += e.length;
+        continue outer;
+      }
+      const f = matchAt(percentField, body, pos, end) ?? matchAt(formatField, body, pos, end);
+      const text = f ?? matchAt(stringText, body, pos, end) ?? body.slice(pos, pos + 1);
+      tokens.push({ cls: f === null ? cls : "si", text });
+      pos += text.length;
     }
-    if (last < body.length) tokens.push({ cls, text: body.slice(last) });
+    if (end < body.length) tokens.push({ cls, text: quote });
     return tokens;
   };
 }
@@ -157,12 +182,12 @@ const rules: Rule[] = [
   [/(from|import)(\s+)([\p{L}_][\p{L}\p{N}_.]*)/uy, importLine],
   [/([fF][rR]?|[rR][fF])("""[\s\S]*?(?:"""|$))/y, fString("s2")],
   [/([fF][rR]?|[rR][fF])('''[\s\S]*?(?:'''|$))/y, fString("s1")],
-  [/([fF][rR]?|[rR][fF])("(?:\\.|[^"\\\n])*"?)/y, fString("s2")],
-  [/([fF][rR]?|[rR][fF])('(?:\\.|[^'\\\n])*'?)/y, fString("s1")],
-  [/([rRuUbBfF]{0,2})("""[\s\S]*?(?:"""|$))/y, stringLiteral("s2")],
-  [/([rRuUbBfF]{0,2})('''[\s\S]*?(?:'''|$))/y, stringLiteral("s1")],
-  [/([rRuUbBfF]{0,2})("(?:\\.|[^"\\\n])*"?)/y, stringLiteral("s2")],
-  [/([rRuUbBfF]{0,2})('(?:\\.|[^'\\\n])*'?)/y, stringLiteral("s1")],
+  [/([fF][rR]?|[rR][fF])("(?:\\[\s\S]|[^"\\\n])*"?)/y, fString("s2")],
+  [/([fF][rR]?|[rR][fF])('(?:\\[\s\S]|[^'\\\n])*'?)/y, fString("s1")],
+  [/([rR][bB]|[bB][rR]|[rRuUbB]|)("""[\s\S]*?(?:"""|$))/y, stringLiteral("s2")],
+  [/([rR][bB]|[bB][rR]|[rRuUbB]|)('''[\s\S]*?(?:'''|$))/y, stringLiteral("s1")],
+  [/([rR][bB]|[bB][rR]|[rRuUbB]|)("(?:\\[\s\S]|[^"\\\n])*"?)/y, stringLiteral("s2")],
+  [/([rR][bB]|[bB][rR]|[rRuUbB]|)('(?:\\[\s\S]|[^'\\\n])*'?)/y, stringLiteral("s1")],
   [words("True False None"), "kc"],
   [words("and in is not or"), "ow"],
   [words(keywords), "k"],
@@ -178,6 +203,7 @@ const rules: Rule[] = [
   [/!=|==|<<|>>|:=|[-~+/*%=<>&^|.@]/y, "o"],
   [/[\]{}:(),;[]/y, "p"],
   [/\\\n/y, ""],
+  [/\\/y, ""],
 ];
 
 /** Pygments' "Python" lexer, for the common subset of the language. */
