@@ -82,7 +82,7 @@ const tsRoot: StateRule[] = [
 
 const regexStart: StateRule[] = [
   ...commentsAndWhitespace,
-  [/\/(?:\\.|[^[/\\\n]|\[(?:\\.|[^\]\\\n])*\])+\/(?:[gimuysd]+\b|\B)/y, "sr", "pop"],
+  [/\/(?:\\[\s\S]|[^[/\\\n]|\[(?:\\[\s\S]|[^\]\\\n])*\])+\/(?:[gimuysd]+)?(?![\p{L}\p{N}_])/uy, "sr", "pop"],
   [/(?=\/)/y, [], "pop-badregex"],
   [/(?:)/y, [], "pop"],
 ];
