@@ -166,17 +166,7 @@ const javascript: [string, string, string[], string[]][] = [
   [
     "ts",
     "TypeScript",
-    ["interface P { name: string; n: number; ok?: boolean }", "function g(x: any, y: unknown): void { let v: Array<string> = [  [
-    "js",
-    "JavaScript",
-    ["x = (/a\\", "b/g); y = [/c/gi, /d/ge]", "z = a / b / c"],
-    [
-      "<span class=\"nx\">x</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">(</span><span class=\"sr\">/a\\</span>",
-      "<span class=\"sr\">b/g</span><span class=\"p\">);</span><span class=\"w\"> </span><span class=\"nx\">y</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">[</span><span class=\"sr\">/c/gi</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"err\">/d/ge]</span>",
-      "<span class=\"nx\">z</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">/</span><span class=\"w\"> </span><span class=\"nx\">b</span><span class=\"w\"> </span><span class=\"o\">/</span><span class=\"w\"> </span><span class=\"nx\">c</span>",
-    ],
-  ],
-]; }", "type T = string | null;", "const a: number = 1;"],
+    ["interface P { name: string; n: number; ok?: boolean }", "function g(x: any, y: unknown): void { let v: Array<string> = []; }", "type T = string | null;", "const a: number = 1;"],
     [
       "<span class=\"kd\">interface</span><span class=\"w\"> </span><span class=\"nx\">P</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">name</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">string</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"nx\">n</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">number</span><span class=\"p\">;</span><span class=\"w\"> </span><span class=\"nx\">ok?</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">boolean</span><span class=\"w\"> </span><span class=\"p\">}</span>",
       "<span class=\"kd\">function</span><span class=\"w\"> </span><span class=\"nx\">g</span><span class=\"p\">(</span><span class=\"nx\">x</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">any</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">y</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">unknown</span><span class=\"p\">)</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"ow\">void</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"kd\">let</span><span class=\"w\"> </span><span class=\"nx\">v</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">Array</span><span class=\"o\">&lt;</span><span class=\"kt\">string</span><span class=\"o\">&gt;</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">[];</span><span class=\"w\"> </span><span class=\"p\">}</span>",
@@ -200,6 +190,16 @@ const javascript: [string, string, string[], string[]][] = [
       "<span class=\"kr\">declare</span><span class=\"w\"> </span><span class=\"kr\">module</span><span class=\"w\"> </span><span class=\"nx\">Foo</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"k\">export</span><span class=\"w\"> </span><span class=\"kr\">type</span><span class=\"w\"> </span><span class=\"nx\">U</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">k</span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">boolean</span><span class=\"w\"> </span><span class=\"p\">};</span><span class=\"w\"> </span><span class=\"p\">}</span>",
       "<span class=\"kd\">enum</span><span class=\"w\"> </span><span class=\"nx\">E</span><span class=\"w\"> </span><span class=\"p\">{</span><span class=\"w\"> </span><span class=\"nx\">A</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"mf\">1</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"nx\">B</span><span class=\"w\"> </span><span class=\"p\">}</span>",
       "<span class=\"kd\">let</span><span class=\"w\"> </span><span class=\"nx\">t</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"nx\">cond</span><span class=\"w\"> </span><span class=\"o\">?</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">:</span><span class=\"w\"> </span><span class=\"kt\">b</span><span class=\"p\">;</span>",
+    ],
+  ],
+  [
+    "js",
+    "JavaScript",
+    ["x = (/a\\", "b/g); y = [/c/gi, /d/ge]", "z = a / b / c"],
+    [
+      "<span class=\"nx\">x</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">(</span><span class=\"sr\">/a\\</span>",
+      "<span class=\"sr\">b/g</span><span class=\"p\">);</span><span class=\"w\"> </span><span class=\"nx\">y</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"p\">[</span><span class=\"sr\">/c/gi</span><span class=\"p\">,</span><span class=\"w\"> </span><span class=\"err\">/d/ge]</span>",
+      "<span class=\"nx\">z</span><span class=\"w\"> </span><span class=\"o\">=</span><span class=\"w\"> </span><span class=\"nx\">a</span><span class=\"w\"> </span><span class=\"o\">/</span><span class=\"w\"> </span><span class=\"nx\">b</span><span class=\"w\"> </span><span class=\"o\">/</span><span class=\"w\"> </span><span class=\"nx\">c</span>",
     ],
   ],
 ];
