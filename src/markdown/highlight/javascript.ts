@@ -3,6 +3,7 @@
  * states, as its lexer has, for what depends on what came before — a `/` that starts a regex after
  * an operator, a bracket or a keyword; the code inside a template literal's `${…}`.
  */
+import { rulesByFirstChar } from "./first-chars.js";
 import type { Lexer, Token } from "./lexer.js";
 
 /** What a rule does with the state stack once it matches. */
@@ -103,6 +104,8 @@ function tables(root: StateRule[]): Record<StateName, StateRule[]> {
   return { root, regex: regexStart, badregex: badRegex, interp, inside: [[/\}/y, "si", "pop"], ...root] };
 }
 
+const dispatch = new WeakMap<readonly StateRule[], StateRule[][]>();
+
 function tokenize(code: string, states: Record<StateName, StateRule[]>): Token[] {
   const tokens: Token[] = [];
   const push = (cls: string, text: string): void => {
@@ -114,8 +117,9 @@ function tokenize(code: string, states: Record<StateName, StateRule[]>): Token[]
   let emptyAt = -1;
   let empties = 0;
   outer: while (pos < code.length) {
-    const state = stack[stack.length - 1] ?? "root";
-    for (const [re, cls, next] of states[state]) {
+    const rules = states[stack[stack.length - 1] ?? "root"];
+    // Only the rules that can match the character here are tried.
+    for (const [re, cls, next] of rulesByFirstChar(rules, dispatch)[Math.min(code.charCodeAt(pos), 128)] ?? rules) {
       re.lastIndex = pos;
       const m = re.exec(code);
       if (m === null || (m[0] === "" && (next === null || (emptyAt === pos && empties >= 4)))) continue;
