@@ -42,8 +42,8 @@ if (typeof yamlKey === "object" && yamlKey !== null && "pattern" in yamlKey && y
  * itself. The merged tokens lose their `inside` grammars (the caller classes their text itself); a
  * pattern with flags keeps its own entry.
  */
-export function mergedGrammar(id: string, keys: readonly string[]): Prism.Grammar {
-  const source = grammar(id);
+export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[]): Prism.Grammar {
+  const source = typeof id === "string" ? grammar(id) : id;
   const merged: string[] = [];
   const kept = new Set<string>();
   let groups = 0; // capturing groups in the merged pattern so far, for renumbering back-references
@@ -74,7 +74,7 @@ export function mergedGrammar(id: string, keys: readonly string[]): Prism.Gramma
 
 // A pattern's source with its lookbehind group made a real lookbehind (and its back-references
 // renumbered to match), or undefined if it has flags.
-function literalSource(part: unknown): string | undefined {
+export function literalSource(part: unknown): string | undefined {
   const pattern = part instanceof RegExp ? part : typeof part === "object" && part !== null && "pattern" in part ? part.pattern : undefined;
   if (!(pattern instanceof RegExp) || pattern.flags !== "") return undefined;
   const lookbehind = typeof part === "object" && part !== null && "lookbehind" in part && part.lookbehind === true;

@@ -18,9 +18,10 @@
  *     scalars, keys Prism does not recognise).
  *   Ruby — heredocs, %-literals and regexes are as Prism finds them, not as Pygments does.
  * Everywhere: where Prism's idea of a string or comment differs from Pygments' (escapes in SQL
- * strings, Java strings across lines, Rust lifetimes in types), Prism's wins. C, C++, Java, Go and
- * SQL match their comments, strings and characters as one Prism token (grammars.ts, mergedGrammar),
- * which finds the same leftmost token without Prism's quadratic re-matching of overlapping ones.
+ * strings, Java strings across lines, Rust lifetimes in types), Prism's wins. C, C++, Java, Go,
+ * SQL and Ruby match their comments, strings and characters as one Prism token (grammars.ts,
+ * mergedGrammar), which finds the same leftmost token without Prism's quadratic re-matching of
+ * overlapping ones; Ruby's then get back the tokens Prism's grammar makes of them (ruby-literals.ts).
  */
 import type { Lexer } from "../lexer.js";
 import { diffLexer } from "./diff.js";

@@ -18,9 +18,10 @@ const method = (m: RegExpExecArray): Token[] => [
 const code: Rule[] = [
   [/[^\S\n]+/y, "w"],
   [re(String.raw`(?:assert|break|case|catch|continue|default|do|else|finally|for|if|goto|instanceof|new|return|switch|this|throw|try|while)\b`), "k"],
-  // Pygments' repetition is unbounded; sixteen words keep a long run of words linear to scan, and
-  // the words further back are names either way.
-  [re(String.raw`((?:[\p{L}_$][\p{L}\p{N}_.\[\]$<>]*\s+){1,16}?)(${ident})(\s*)(\()`), method],
+  // Pygments' repetitions are unbounded; sixteen words keep a long run of words linear to scan, and
+  // the words further back are names either way. A word is at most 256 characters: otherwise a line
+  // like `a<b<a<b…` is scanned to its end from each of its words.
+  [re(String.raw`((?:[\p{L}_$][\p{L}\p{N}_.\[\]$<>]{0,255}\s+){1,16}?)(${ident})(\s*)(\()`), method],
   [re(String.raw`@${ident}[\p{L}\p{N}_.]*`), "nd"],
   [
     re(

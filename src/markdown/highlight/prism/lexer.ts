@@ -31,6 +31,8 @@ export interface PrismLanguage {
   classify: Classify;
   /** The rules for code (pieces classified null), in Pygments' order. */
   code?: readonly Rule[];
+  /** How the code is tokenized, if not by Prism with `grammar` alone. */
+  tokenize?: (code: string) => Prism.TokenStream;
   /** A pass over the classified tokens for what depends on the neighbours (declarations, keys…). */
   refine?: (tokens: Token[]) => Token[];
 }
@@ -136,7 +138,7 @@ export function prismLexer(language: PrismLanguage): Lexer {
     aliases: language.aliases,
     tokenize(code) {
       const out = new Collector(language.classify, codeJoin);
-      flatten(Prism.tokenize(code, language.grammar), [], out);
+      flatten(language.tokenize === undefined ? Prism.tokenize(code, language.grammar) : language.tokenize(code), [], out);
       out.flush();
       return language.refine === undefined ? out.tokens : language.refine(out.tokens);
     },

@@ -1,11 +1,12 @@
 /**
- * Ruby: Prism finds comments, strings (and their interpolations), symbols, regexes and heredocs;
- * the code between, interpolated code included, follows Pygments' Ruby lexer.
+ * Ruby: Prism finds comments, strings (and their interpolations), symbols, regexes and heredocs
+ * (as one token, then told apart: ruby-literals.ts); the code between, interpolated code included,
+ * follows Pygments' Ruby lexer.
  */
 import type { Lexer, Rule } from "../lexer.js";
 import { escapeRe, groups, wordsRe } from "./common.js";
-import { grammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
+import { mergedRuby, tokenizeRuby } from "./ruby-literals.js";
 
 const operators = "* ** - + -@ +@ / % & | ^ ` ~ [] []= << >> < <> <=> > >= == ===";
 const operatorRe = operators
@@ -86,7 +87,8 @@ let current = doubleQuoted;
 const lexer = prismLexer({
   name: "Ruby",
   aliases: ["ruby", "rb", "duby"],
-  grammar: grammar("ruby"),
+  grammar: mergedRuby,
+  tokenize: tokenizeRuby,
   code,
   classify({ text, kinds, within }) {
     // `#{` and `}` are interpolation marks; the code inside them is code.
