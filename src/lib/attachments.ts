@@ -3,7 +3,6 @@ import {
   attachmentByPath,
   attachmentIdsOfMessages,
   linkedFromPublicChannel,
-  linkedFromWebPublicChannel,
   messagesOfAttachments,
   receivedLinkingMessage,
   subscribedWhereLinkedWithSharedHistory,
@@ -63,7 +62,7 @@ export async function spectatorFileAccess(db: Db, realm: RealmRow | undefined, p
   const attachment = await attachmentByPath(db, pathId);
   if (!attachment) return "missing";
   if (!realm || attachment.realm_id !== realm.id || !webPublicStreamsEnabled(realm)) return "forbidden";
-  const webPublic = attachment.is_web_public === null ? await linkedFromWebPublicChannel(db, attachment.id) : attachment.is_web_public === 1;
+  const webPublic = attachment.is_web_public === null ? await linkedFromPublicChannel(db, attachment.id, true) : attachment.is_web_public === 1;
   return webPublic ? "allowed" : "forbidden";
 }
 

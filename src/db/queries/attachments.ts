@@ -150,8 +150,8 @@ export async function subscribedWhereLinkedWithSharedHistory(db: Db, attachmentI
   return row !== undefined;
 }
 
-/** Whether a message in a public, web-public channel links the upload. */
-export async function linkedFromWebPublicChannel(db: Db, attachmentId: number): Promise<boolean> {
+/** Whether a message in a public channel (a web-public one, with `webPublic`) links the upload. */
+export async function linkedFromPublicChannel(db: Db, attachmentId: number, webPublic = false): Promise<boolean> {
   const row = await db
     .selectFrom("attachment_message")
     .innerJoin("message", "message.id", "attachment_message.message_id")
@@ -159,21 +159,7 @@ export async function linkedFromWebPublicChannel(db: Db, attachmentId: number): 
     .select("message.id")
     .where("attachment_message.attachment_id", "=", attachmentId)
     .where("stream.invite_only", "=", 0)
-    .where("stream.is_web_public", "=", 1)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Whether a message in a public channel links the upload. */
-export async function linkedFromPublicChannel(db: Db, attachmentId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("attachment_message")
-    .innerJoin("message", "message.id", "attachment_message.message_id")
-    .innerJoin("stream", "stream.id", "message.stream_id")
-    .select("message.id")
-    .where("attachment_message.attachment_id", "=", attachmentId)
-    .where("stream.invite_only", "=", 0)
+    .$if(webPublic, (query) => query.where("stream.is_web_public", "=", 1))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
