@@ -1,7 +1,7 @@
 /** C and C++: Prism finds comments, strings, numbers and directives; words and declarations follow Pygments' C lexers. */
 import type { Rule, Token } from "../lexer.js";
 import { nextSignificant, previousSignificant, stringRules, wordTable } from "./common.js";
-import { mergedGrammar } from "./grammars.js";
+import { literalKind, mergedGrammar } from "./grammars.js";
 import { prismLexer, type Classify } from "./lexer.js";
 
 const cTypes =
@@ -85,12 +85,6 @@ function classify(): Classify {
         return null;
     }
   };
-}
-
-// What the merged "literal" token is, by how it starts.
-function literalKind(text: string): string {
-  if (text.startsWith("//") || text.startsWith("/*")) return "comment";
-  return text.startsWith("'") ? "char" : "string";
 }
 
 const declarationStart = new Set(["k", "kr", "kt", "n", "nb"]);

@@ -1,7 +1,7 @@
 /** Go: Prism finds comments, strings and runes; the code between follows Pygments' Go lexer. */
 import type { Rule } from "../lexer.js";
 import { groups } from "./common.js";
-import { mergedGrammar } from "./grammars.js";
+import { literalKind, mergedGrammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
 
 const typeNames = "uint uint8 uint16 uint32 uint64 int int8 int16 int32 int64 float float32 float64 complex64 complex128 byte rune string bool error uintptr any comparable";
@@ -26,12 +26,6 @@ const code: Rule[] = [
   [/[|^<>=!()[\]{}.,;:]/y, "p"],
   [/[\p{L}_][\p{L}\p{N}_]*/uy, "nx"],
 ];
-
-// What the merged "literal" token is, by how it starts.
-function literalKind(text: string): string {
-  if (text.startsWith("//") || text.startsWith("/*")) return "comment";
-  return text.startsWith("'") ? "char" : "string";
-}
 
 export const goLexer = prismLexer({
   name: "Go",

@@ -114,3 +114,9 @@ export function withoutInside(id: string, keys: readonly string[]): Prism.Gramma
   }
   return copy;
 }
+
+/** What a C-style language's merged "literal" token is, by how it starts: comment, char or string. */
+export function literalKind(text: string): string {
+  if (text.startsWith("//") || text.startsWith("/*")) return "comment";
+  return text.startsWith("'") ? "char" : "string";
+}

@@ -1,7 +1,7 @@
 /** Java: Prism finds comments, strings and characters; the code between follows Pygments' Java lexer. */
 import { runRules, type Rule, type Token } from "../lexer.js";
 import { groups } from "./common.js";
-import { mergedGrammar } from "./grammars.js";
+import { literalKind, mergedGrammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
 
 const ident = String.raw`(?:[\p{L}_$][\p{L}\p{N}_$]*)`;
@@ -50,12 +50,6 @@ const code: Rule[] = [
   [/[{}();:.,]/y, "p"],
   [/\n/y, "w"],
 ];
-
-// What the merged "literal" token is, by how it starts.
-function literalKind(text: string): string {
-  if (text.startsWith("//") || text.startsWith("/*")) return "comment";
-  return text.startsWith("'") ? "char" : "string";
-}
 
 export const javaLexer = prismLexer({
   name: "Java",
