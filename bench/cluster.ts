@@ -13,18 +13,22 @@
  * ROOKERY_TEST_REDIS_URL; without them it says so and exits. ROOKERY_BENCH_SHORT=1: 60
  * long-polls, 1-second runs.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { serverEnv, serverFlags } from "./server-flags.js";
 import { sized } from "./short.js";
 
 const POLLS = sized(process.argv[2], 1000, 60);
 const SECONDS = sized(process.argv[3], 5, 1);
 const MAIN = path.resolve(import.meta.dirname, "../dist/rookery.js");
+// Throughput servers on CPU 0 and this process (the load) on CPU 1, where taskset and two CPUs
+// exist: left to the scheduler, a server shares a core with the load in some runs and not others.
+const PIN = spawnSync("taskset", ["-V"]).status === 0 && os.availableParallelism() >= 2;
 const pgUrl = process.env.ROOKERY_TEST_PG_URL;
 const redisUrl = process.env.ROOKERY_TEST_REDIS_URL;
 
@@ -46,9 +50,11 @@ async function freePort(): Promise<number> {
 
 async function start(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN, "serve"], {
+  const command = [process.execPath, ...serverFlags(), MAIN, "serve"];
+  const [file, args] = PIN ? ["taskset", ["-c", "0", ...command]] : [command[0]!, command.slice(1)];
+  const child = spawn(file, args, {
     // Limits on but out of reach: their cost (in memory, or in Redis in cluster mode) is measured.
-    env: { ...process.env, ...env, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "1000000", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" },
+    env: { ...process.env, ...serverEnv(), ...env, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "1000000", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" },
   });
   const server: Server = { child, port, out: "" };
   child.stdout?.on("data", (d: Buffer) => (server.out += d.toString()));
@@ -174,22 +180,34 @@ async function main(): Promise<void> {
   const rows: string[] = [];
 
   // Throughput first: the fan-out leaves its queues behind, and every message would go to them.
+  // The two setups run side by side, in alternating rounds; each figure is the median.
+  if (PIN) spawnSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" });
   const single = await setup(1, false);
-  const singleMe = await throughput(32, () => request(single.servers[0]!.port, single.auth, "GET", "/users/me"));
-  const singleSend = await throughput(16, () => request(single.servers[0]!.port, single.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" }));
+  const member = await setup(1, true);
+  const me = (s: Setup) => () => request(s.servers[0]!.port, s.auth, "GET", "/users/me");
+  const send = (s: Setup) => () => request(s.servers[0]!.port, s.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" });
+  const runs = { singleMe: [] as number[], memberMe: [] as number[], singleSend: [] as number[], memberSend: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [single, member] : [member, single];
+    for (const s of order) (s === single ? runs.singleMe : runs.memberMe).push(await throughput(32, me(s)));
+    for (const s of order) (s === single ? runs.singleSend : runs.memberSend).push(await throughput(16, send(s)));
+  }
+  if (PIN) spawnSync("taskset", ["-p", "-c", `0-${os.availableParallelism() - 1}`, String(process.pid)], { stdio: "ignore" });
+  const median = (r: number[]) => percentile([...r].sort((a, b) => a - b), 50);
+  const singleMe = median(runs.singleMe);
+  const memberMe = median(runs.memberMe);
+  const singleSend = median(runs.singleSend);
+  const memberSend = median(runs.memberSend);
+  await member.close();
   const singleFan = await fanout(single, rounds);
   await single.close();
-
-  const member = await setup(1, true);
-  const memberMe = await throughput(32, () => request(member.servers[0]!.port, member.auth, "GET", "/users/me"));
-  const memberSend = await throughput(16, () => request(member.servers[0]!.port, member.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" }));
-  await member.close();
 
   const three = await setup(3, true);
   const clusterFan = await fanout(three, rounds);
   await three.close();
 
   rows.push(`fan-out of ${POLLS} long-polls, ${rounds} rounds: one process p50 ${percentile(singleFan, 50).toFixed(1)} ms p99 ${percentile(singleFan, 99).toFixed(1)} ms; three processes p50 ${percentile(clusterFan, 50).toFixed(1)} ms p99 ${percentile(clusterFan, 99).toFixed(1)} ms (${(percentile(clusterFan, 99) / percentile(singleFan, 99)).toFixed(2)}× the p99)`);
+  rows.push(PIN ? "throughput: servers on CPU 0, the load on CPU 1, rounds alternating (medians)" : "throughput: unpinned (no taskset or one CPU), rounds alternating (medians)");
   rows.push(`GET /users/me: ${singleMe.toFixed(0)} req/s without Redis, ${memberMe.toFixed(0)} req/s in cluster mode (${(memberMe / singleMe).toFixed(2)}×, target ≥ 0.8×)`);
   rows.push(`POST /messages: ${singleSend.toFixed(0)} req/s without Redis, ${memberSend.toFixed(0)} req/s in cluster mode (${(memberSend / singleSend).toFixed(2)}×, target ≥ 0.8×)`);
   for (const row of rows) console.log(row);
