@@ -75,7 +75,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const queues = new QueueRegistry(clock, log, options.events);
   // Loaded only in cluster mode: one process never pays for the Redis client.
   const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues);
-  if (cluster) queues.idPrefix = `${cluster.processId}:`;
+  if (cluster) queues.idOwner = cluster.processId;
   const ctx: AppContext = {
     config,
     store,

@@ -59,8 +59,15 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
   // path gets its sanitised form.
   const fileName = unquote(file.filename);
   const pathId = newPathId(user.realm_id, sanitizeName(fileName));
+  // A cut-short body may fail the file before storage reads it (while the quota is read from the
+  // database, or before this part was handed over): the failure is kept for storage's pipeline
+  // instead of leaving it waiting for bytes that never come.
+  let early: Error | undefined;
+  const keepEarly = (error: Error) => (early ??= error);
+  file.stream.on("error", keepEarly);
   const quota = await quotaBytes(ctx, user.realm_id);
   const room = quota === null ? Infinity : quota - (await realmUploadSpaceUsed(ctx.db, user.realm_id));
+  file.stream.off("error", keepEarly);
   const head: Buffer[] = [];
   let headSize = 0;
   let total = 0;
@@ -89,7 +96,9 @@ export async function stageUpload(ctx: AppContext, user: UserRow, file: Incoming
   // Storage may not be reading yet when a cut-short body fails the file: the failure then waits on
   // `inspect` for storage's pipeline to see, instead of going unheard (which ends the process).
   inspect.on("error", () => {});
-  file.stream.pipe(inspect);
+  const failed = early ?? file.stream.errored ?? (file.stream.destroyed ? new Error("the file part ended before its end") : undefined);
+  if (failed) inspect.destroy(failed);
+  else file.stream.pipe(inspect);
   // A file past the size limit ends early; receiveSingleFile reports it (and discards this one).
   const size = await ctx.files.put(pathId, inspect);
   if (overQuota && !file.stream.truncated) {

@@ -152,10 +152,9 @@ export class QueueRouter {
   }
 }
 
-/** The process that created a queue, from its id ("<process id>:<uuid>"). */
+/** The process that created a queue, from its id (a UUID whose last group is the process id). */
 export function ownerOf(queueId: string): string | undefined {
-  const at = queueId.indexOf(":");
-  return at > 0 ? queueId.slice(0, at) : undefined;
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-([0-9a-f]{12})$/.exec(queueId)?.[1];
 }
 
 function formBody(body: unknown): string | undefined {

@@ -35,8 +35,11 @@ export class QueueRegistry {
   closing = false;
   /** Events appended to queues since start (for the metrics). */
   delivered = 0;
-  /** Put before every new queue id (cluster mode: the id of this process, so any process can tell the owner). */
-  idPrefix = "";
+  /**
+   * Cluster mode: the id of this process (12 hex digits), written as the last group of every new
+   * queue id so that any process can tell the owner while the id stays a UUID, as Zulip's are.
+   */
+  idOwner = "";
 
   constructor(
     private readonly clock: Clock,
@@ -104,7 +107,7 @@ export class QueueRegistry {
 
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
-    const queue = new EventQueue(this.idPrefix + randomUUID(), options, this.clock.now());
+    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, options, this.clock.now());
     this.add(queue);
     return queue;
   }

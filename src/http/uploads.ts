@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import multipart from "@fastify/multipart";
 import type { Multipart } from "@fastify/multipart";
+import type { Readable } from "node:stream";
 import { ApiError, badRequest } from "./errors.js";
 
 /** A file sent in a multipart body, read into memory. */
@@ -76,7 +77,7 @@ export interface IncomingFile {
   filename: string;
   mimetype: string;
   /** `truncated` turns true when the file passed the size limit and the rest was dropped. */
-  stream: NodeJS.ReadableStream & AsyncIterable<Buffer> & { truncated: boolean };
+  stream: Readable & AsyncIterable<Buffer> & { truncated: boolean };
 }
 
 /** The error @fastify/multipart raises when a file passes the size limit. */

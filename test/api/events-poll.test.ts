@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { error, success, type Client } from "../harness/client.js";
-import { startServer, type TestServer } from "../harness/server.js";
+import { delivered, queuesOf, startServer, type TestServer } from "../harness/server.js";
 import { sendDirect } from "./messages-fixtures.js";
 
 let server: TestServer;
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 beforeEach(() => {
-  server.app.ctx.queues.heartbeatMs = undefined;
+  for (const app of server.apps) app.ctx.queues.heartbeatMs = undefined;
 });
 
 async function register(client: Client, params: Record<string, unknown> = {}): Promise<string> {
@@ -21,9 +21,7 @@ async function register(client: Client, params: Record<string, unknown> = {}): P
 /** Resolves once a poll is parked on the queue (the server answers nothing until then). */
 async function parked(queueId: string, waiting = true): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const queue = [...server.app.ctx.queues.ofUser(server.users.hamlet.id), ...server.app.ctx.queues.ofUser(server.users.othello.id)].find(
-      (q) => q.id === queueId,
-    );
+    const queue = [...queuesOf(server, server.users.hamlet.id), ...queuesOf(server, server.users.othello.id)].find((q) => q.id === queueId);
     if (queue?.isWaiting() === waiting) return;
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -66,6 +64,7 @@ describe("GET /events, blocking", () => {
     const queueId = await register(hamlet);
     await typeTo(server.users.hamlet.id);
     await typeTo(server.users.hamlet.id);
+    await delivered(server, server.users.hamlet.id, queueId, 2);
     const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
     expect(res.body.events.map((e: { id: number }) => e.id)).toEqual([0, 1]);
     expect(res.body.queue_id).toBeUndefined();
@@ -77,7 +76,7 @@ describe("GET /events, blocking", () => {
   });
 
   it("sends a heartbeat when nothing happens, and it consumes an event id", async () => {
-    server.app.ctx.queues.heartbeatMs = 30;
+    for (const app of server.apps) app.ctx.queues.heartbeatMs = 30;
     const hamlet = server.as("hamlet");
     const queueId = await register(hamlet);
     const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
@@ -100,7 +99,8 @@ describe("GET /events, blocking", () => {
   });
 
   it("a client that hangs up leaves no waiting poll and no heartbeat timer", async () => {
-    server.app.ctx.queues.heartbeatMs = 40;
+    // Long enough for the hang-up to reach the queue first, even through a proxy and a forwarding process.
+    for (const app of server.apps) app.ctx.queues.heartbeatMs = 150;
     const hamlet = server.as("hamlet");
     const queueId = await register(hamlet);
     const abort = new AbortController();
@@ -111,7 +111,7 @@ describe("GET /events, blocking", () => {
     abort.abort();
     await pending;
     await parked(queueId, false);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 200));
     // Had the timer survived, a heartbeat would be queued by now.
     const res = await hamlet.get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
     expect(res.body).toEqual(success({ events: [] }));
@@ -170,6 +170,7 @@ describe("GET /events without queue_id", () => {
     const res = await hamlet.get("/events", { dont_block: true, event_types: ["typing"] });
     expect(res.body).toEqual(success({ events: [], queue_id: expect.stringMatching(/^[0-9a-f-]{36}$/) }));
     await typeTo(server.users.hamlet.id);
+    await delivered(server, server.users.hamlet.id, res.body.queue_id, 1);
     const next = await hamlet.get("/events", { queue_id: res.body.queue_id, last_event_id: -1, dont_block: true });
     expect(next.body.events).toMatchObject([{ type: "typing", op: "start", id: 0 }]);
   });
@@ -235,8 +236,8 @@ describe("queue expiry", () => {
     const longer = await register(hamlet, { queue_lifespan_secs: 1200 });
     const normal = await register(hamlet);
     server.clock.advance(900);
-    server.app.ctx.queues.sweep();
-    const ids = server.app.ctx.queues.ofUser(server.users.hamlet.id).map((q) => q.id);
+    for (const app of server.apps) app.ctx.queues.sweep();
+    const ids = queuesOf(server, server.users.hamlet.id).map((q) => q.id);
     expect(ids).toContain(longer);
     expect(ids).not.toContain(normal);
   });
@@ -247,7 +248,7 @@ describe("queue expiry", () => {
     const poll = hamlet.get("/events", { queue_id: queueId, last_event_id: -1 });
     await parked(queueId);
     server.clock.advance(3600);
-    server.app.ctx.queues.sweep();
+    for (const app of server.apps) app.ctx.queues.sweep();
     await typeTo(server.users.hamlet.id);
     expect((await poll).body.events).toHaveLength(1);
   });
@@ -280,7 +281,7 @@ describe("a deactivated user's queues", () => {
     await parked(queueId);
     await server.as("iago").delete(`/users/${server.users.othello.id}`);
     expect((await poll).body).toEqual(error(`Bad event queue ID: ${queueId}`, "BAD_EVENT_QUEUE_ID", { queue_id: queueId }));
-    expect(server.app.ctx.queues.ofUser(server.users.othello.id)).toEqual([]);
+    expect(queuesOf(server, server.users.othello.id)).toEqual([]);
     await server.as("iago").post(`/users/${server.users.othello.id}/reactivate`);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error } from "../harness/client.js";
-import { startServer, type TestServer } from "../harness/server.js";
+import { queuesOf, startServer, type TestServer } from "../harness/server.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -63,17 +63,23 @@ describe("POST /register", () => {
   });
 
   it("state and queue are race-free: a change committed while the state is read is folded in and acknowledged", async () => {
-    const { ctx } = server.app;
     const hamlet = server.users.hamlet;
-    const original = ctx.realms.get.bind(ctx.realms);
-    // The realm section reads the realm once the queue exists: commit a change right then.
-    const queuesBefore = ctx.queues.ofUser(hamlet.id).length;
-    ctx.realms.get = async (id: number) => {
-      if (ctx.queues.ofUser(hamlet.id).length === queuesBefore) return original(id);
-      ctx.realms.get = original;
-      void ctx.bus.publish({ events: [{ event: { type: "realm_user", op: "update", person: { user_id: server.users.shiva.id, full_name: "Shiva Raced" } }, userIds: [hamlet.id] }], changes: [] });
-      return original(id);
-    };
+    // The realm section reads the realm once the queue exists: commit a change right then (in
+    // whichever process serves the request).
+    const restore: (() => void)[] = [];
+    let raced = false;
+    for (const { ctx } of server.apps) {
+      const original = ctx.realms.get.bind(ctx.realms);
+      const queuesBefore = ctx.queues.ofUser(hamlet.id).length;
+      restore.push(() => (ctx.realms.get = original));
+      ctx.realms.get = async (id: number) => {
+        if (raced || ctx.queues.ofUser(hamlet.id).length === queuesBefore) return original(id);
+        raced = true;
+        for (const undo of restore) undo();
+        void ctx.bus.publish({ events: [{ event: { type: "realm_user", op: "update", person: { user_id: server.users.shiva.id, full_name: "Shiva Raced" } }, userIds: [hamlet.id] }], changes: [] });
+        return original(id);
+      };
+    }
     const res = await server.as("hamlet").post("/register", { event_types: ["realm_user", "realm"] });
     expect(res.body.last_event_id).toBe(0);
     const shiva = res.body.realm_users.find((u: { user_id: number }) => u.user_id === server.users.shiva.id);
@@ -93,7 +99,7 @@ describe("POST /register", () => {
       queue_lifespan_secs: 99999999,
       event_types: ["message"],
     });
-    const queue = server.app.ctx.queues.ofUser(server.users.hamlet.id).find((q) => q.id === res.body.queue_id);
+    const queue = queuesOf(server, server.users.hamlet.id).find((q) => q.id === res.body.queue_id);
     expect(queue?.options).toEqual({
       userId: server.users.hamlet.id,
       realmId: server.users.hamlet.realm_id,
@@ -116,7 +122,7 @@ describe("POST /register client_capabilities", () => {
       fetch_event_types: [],
     });
     expect(res.status).toBe(200);
-    const queue = server.app.ctx.queues.ofUser(server.users.hamlet.id).find((q) => q.id === res.body.queue_id);
+    const queue = queuesOf(server, server.users.hamlet.id).find((q) => q.id === res.body.queue_id);
     expect(queue?.options.capabilities).toEqual({ notification_settings_null: true });
   });
 });

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../harness/server.js";
+import { singleProcess, startServer, type TestServer } from "../harness/server.js";
+
+/** Metrics are each process's own (every process is scraped on its own address), not the load balancer's. */
+const oneProcess = singleProcess("GET /metrics reports the counters of the process that answers; through a round-robin proxy the requests counted are spread over three");
 
 let server: TestServer;
 beforeAll(async () => {
@@ -26,7 +29,7 @@ describe("GET /health", () => {
 });
 
 describe("GET /metrics", () => {
-  it("counts requests per route and status, and reports queues, polls and events in Prometheus' text format", async () => {
+  oneProcess("counts requests per route and status, and reports queues, polls and events in Prometheus' text format", async () => {
     const registered = await server.as("hamlet").post("/register", { event_types: ["message"] });
     await server.as("hamlet").get("/users/me");
     await server.as("hamlet").get("/users/me");
@@ -46,7 +49,7 @@ describe("GET /metrics", () => {
     expect(text).toContain("rookery_process_resident_memory_bytes");
   });
 
-  it("keeps unknown URLs under one label, so a scan cannot grow the label set", async () => {
+  oneProcess("keeps unknown URLs under one label, so a scan cannot grow the label set", async () => {
     for (const path of ["/nope/1", "/nope/2", "/api/v1/nope"]) await fetch(`${server.url}${path}`);
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).toContain('rookery_http_requests_total{method="GET",route="(unmatched)",status="404"} 3');

@@ -66,3 +66,17 @@ export function bombPng(width: number, height: number): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(Buffer.alloc(64))), chunk("IEND", Buffer.alloc(0))]);
 }
+
+/** Holds the thumbnail jobs of every process of `server` until `resumeThumbnails`. */
+export function pauseThumbnails(server: TestServer): void {
+  for (const app of server.apps) app.ctx.thumbnails.pause();
+}
+
+export function resumeThumbnails(server: TestServer): void {
+  for (const app of server.apps) app.ctx.thumbnails.resume();
+}
+
+/** Resolves once no process of `server` has a thumbnail job waiting or running. */
+export async function thumbnailsIdle(server: TestServer): Promise<void> {
+  await Promise.all(server.apps.map((app) => app.ctx.thumbnails.idle()));
+}

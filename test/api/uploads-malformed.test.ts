@@ -19,4 +19,13 @@ describe("POST /user_uploads with a broken multipart body", () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toEqual(error("Malformed multipart body"));
   });
+
+  it("a body that ends inside a part is a 400 even when the realm must first be read from the database (a cold cache)", async () => {
+    for (const app of server.apps) app.ctx.realms.forgetAll();
+    const authorization = "Basic " + Buffer.from(`${server.users.hamlet.delivery_email}:${server.users.hamlet.api_key}`).toString("base64");
+    const body = Buffer.from('--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nunterminated');
+    const answer = await send(server.url, { method: "POST", path: "/api/v1/user_uploads", headers: { "content-type": "multipart/form-data; boundary=b", authorization }, body });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual(error("Malformed multipart body"));
+  });
 });

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createChannels, sendStream } from "./messages-fixtures.js";
-import { bombPng, download, file, makeGif, makePng, pathIdOf, uploaded } from "./uploads-helpers.js";
+import { bombPng, download, file, makeGif, makePng, pathIdOf, pauseThumbnails, resumeThumbnails, thumbnailsIdle, uploaded } from "./uploads-helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,13 +20,13 @@ async function renderedOf(id: number): Promise<string> {
 
 describe("image previews and thumbnails", () => {
   it("shows a spinner, then re-renders the message with update_message once the thumbnail exists", async () => {
-    server.app.ctx.thumbnails.pause();
+    pauseThumbnails(server);
     const url = await uploaded(server, "hamlet", file("pic.png", await makePng(1000, 600), "image/png"));
     const id = await sendStream(server, "hamlet", "Verona", "pics", `[pic.png](${url})`);
     expect(await renderedOf(id)).toBe(`<p><a href="${url}">pic.png</a></p>\n<div class="message_inline_image"><a href="${url}" title="pic.png">${SPINNER}</a></div>`);
     const queue = await server.as("othello").post("/register", { event_types: ["update_message"] });
-    server.app.ctx.thumbnails.resume();
-    await server.app.ctx.thumbnails.idle();
+    resumeThumbnails(server);
+    await thumbnailsIdle(server);
     const thumbnail = `/user_uploads/thumbnail/${pathIdOf(url)}/840x560.webp`;
     const final = `<p><a href="${url}">pic.png</a></p>\n<div class="message_inline_image"><a href="${url}" title="pic.png"><img data-original-dimensions="1000x600" src="${thumbnail}"></a></div>`;
     const events = await server.as("othello").get("/events", { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true });
@@ -60,7 +60,7 @@ describe("image previews and thumbnails", () => {
       { name: "300x200.jpg", max_width: 300, max_height: 200, format: "jpg", animated: false },
     ]);
     const url = await uploaded(server, "hamlet", file("small.png", await makePng(400, 100), "image/png"));
-    await server.app.ctx.thumbnails.idle();
+    await thumbnailsIdle(server);
     const base = `/user_uploads/thumbnail/${pathIdOf(url)}`;
     const jpg = await download(server, "hamlet", `${base}/300x200.jpg`);
     expect(jpg.headers.get("content-type")).toBe("image/jpeg");
@@ -74,7 +74,7 @@ describe("image previews and thumbnails", () => {
 
   it("renders the thumbnail at once when it already exists, and marks animations", async () => {
     const url = await uploaded(server, "hamlet", file("anim.gif", await makeGif(60, 40, 3), "image/gif"));
-    await server.app.ctx.thumbnails.idle();
+    await thumbnailsIdle(server);
     const id = await sendStream(server, "hamlet", "Verona", "pics", `look ${url.slice(1)} [anim](${url})`);
     const thumbnail = `/user_uploads/thumbnail/${pathIdOf(url)}/840x560-anim.webp`;
     expect(await renderedOf(id)).toContain(`<div class="message_inline_image"><a href="${url}" title="anim"><img data-animated="true" data-original-dimensions="60x40" src="${thumbnail}"></a></div>`);
@@ -85,7 +85,7 @@ describe("image previews and thumbnails", () => {
   it("previews nothing for a file that is not an image, or for a decompression bomb", async () => {
     const fake = await uploaded(server, "hamlet", file("fake.png", Buffer.from("text"), "image/png"));
     const bomb = await uploaded(server, "hamlet", file("bomb.png", bombPng(20000, 20000), "image/png"));
-    await server.app.ctx.thumbnails.idle();
+    await thumbnailsIdle(server);
     const id = await sendStream(server, "hamlet", "Verona", "pics", `[fake.png](${fake}) [bomb.png](${bomb})`);
     expect(await renderedOf(id)).toBe(`<p><a href="${fake}">fake.png</a> <a href="${bomb}">bomb.png</a></p>`);
     const got = await download(server, "hamlet", bomb);
@@ -95,7 +95,7 @@ describe("image previews and thumbnails", () => {
 
   it("keeps previews in quotes out, and previews a list item's image inside the item", async () => {
     const url = await uploaded(server, "hamlet", file("q.png", await makePng(10, 10), "image/png"));
-    await server.app.ctx.thumbnails.idle();
+    await thumbnailsIdle(server);
     const quoted = await sendStream(server, "hamlet", "Verona", "pics", `> [q.png](${url})`);
     expect(await renderedOf(quoted)).toBe(`<blockquote>\n<p><a href="${url}">q.png</a></p>\n</blockquote>`);
     const listed = await sendStream(server, "hamlet", "Verona", "pics", `* [q.png](${url})`);

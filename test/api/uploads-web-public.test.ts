@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createChannels, sendDirect, sendStream } from "./messages-fixtures.js";
 import { createStreams } from "./streams-helpers.js";
-import { download, file, makePng, pathIdOf, uploaded } from "./uploads-helpers.js";
+import { download, file, makePng, pathIdOf, thumbnailsIdle, uploaded } from "./uploads-helpers.js";
 
 let server: TestServer;
 let square: number;
@@ -34,7 +34,7 @@ describe("downloads without credentials (spectators)", () => {
 
     const image = await uploaded(server, "hamlet", file("poster.png", await makePng(900, 600), "image/png"));
     await sendStream(server, "hamlet", "Square", "news", `[poster](${image})`);
-    await server.app.ctx.thumbnails.idle();
+    await thumbnailsIdle(server);
     const thumbnail = await download(server, undefined, `/user_uploads/thumbnail/${pathIdOf(image)}/840x560.webp`);
     expect([thumbnail.status, thumbnail.headers.get("content-type")]).toEqual([200, "image/webp"]);
   });
@@ -80,7 +80,7 @@ describe("downloads without credentials (spectators)", () => {
   it("serve one file at most 1000 times a day (Zulip's spectator_attachment_access_by_file)", async () => {
     const url = await uploaded(server, "hamlet", text("popular.txt"));
     await sendStream(server, "hamlet", "Square", "news", `[popular.txt](${url})`);
-    for (let i = 0; i < 999; i++) server.app.ctx.limits.spectatorFiles.hit(pathIdOf(url), server.clock.now());
+    for (let i = 0; i < 999; i++) await server.app.ctx.limits.spectatorFiles.hit(pathIdOf(url), server.clock.now());
     expect((await anonymous(url))[0]).toBe(200);
     expect(await anonymous(url)).toEqual(FORBIDDEN);
     // Signed-in readers are not counted.

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
+import { ownerOf } from "../../src/cluster/queue-routing.js";
 import { CLUSTER_SKIP_REASON, clusterBackends } from "../harness/cluster.js";
 import { buildMain, startProcessCluster, startRedis, type ProcessCluster, type TestRedis } from "../harness/cluster-processes.js";
 
@@ -125,11 +126,11 @@ async function until(check: () => boolean, ms = 15_000): Promise<void> {
   while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-/** Which member holds a queue: its id starts with the process id each member lists in Redis. */
+/** Which member holds a queue: its id ends with the process id each member lists in Redis. */
 async function holderIndex(c: ProcessCluster, redisUrl: string, queueId: string): Promise<number> {
   const r = new Redis(redisUrl);
   try {
-    const address = await r.get(`rookery:member:${queueId.split(":")[0]}`);
+    const address = await r.get(`rookery:member:${ownerOf(queueId) ?? ""}`);
     return c.members.findIndex((m) => m.url === address);
   } finally {
     r.disconnect();

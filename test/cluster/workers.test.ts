@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownerOf } from "../../src/cluster/queue-routing.js";
 import { CLUSTER_SKIP_REASON, clusterBackends, dropKeys, freshPostgres } from "../harness/cluster.js";
 import { buildMain } from "../harness/cluster-processes.js";
 import { freePort } from "../harness/process.js";
@@ -56,7 +57,7 @@ describe("rookery serve --workers", () => {
         const res = await fetch(`${base}/register`, { method: "POST", headers, body: "event_types=%5B%22message%22%5D" });
         queues.push(((await res.json()) as { queue_id: string }).queue_id);
       }
-      expect(new Set(queues.map((q) => q.split(":")[0])).size).toBeGreaterThan(1);
+      expect(new Set(queues.map((q) => ownerOf(q))).size).toBeGreaterThan(1);
       const sent = (await (await fetch(`${base}/messages`, { method: "POST", headers, body: "type=stream&to=general&topic=t&content=hi" })).json()) as { id: number };
       for (const queueId of queues) {
         // A new connection each time: each may reach a different worker.

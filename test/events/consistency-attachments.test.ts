@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createChannels, sendStream } from "../api/messages-fixtures.js";
-import { file, makePng, pathIdOf, upload, uploaded } from "../api/uploads-helpers.js";
+import { file, makePng, pathIdOf, pauseThumbnails, resumeThumbnails, thumbnailsIdle, upload, uploaded } from "../api/uploads-helpers.js";
 import { checkAction } from "./check-action.js";
 
 let server: TestServer;
@@ -53,29 +53,29 @@ describe("consistency of /register state and events: attachments", () => {
   });
 
   it("a finished thumbnail re-renders the message for its recipients only", async () => {
-    server.app.ctx.thumbnails.pause();
+    pauseThumbnails(server);
     const url = await uploaded(server, "hamlet", file("e.png", await makePng(20, 10), "image/png"));
     const id = await sendStream(server, "hamlet", "secret", "t", `[e.png](${url})`);
     const events = await checkAction(
       server,
       "iago",
       async () => {
-        server.app.ctx.thumbnails.resume();
-        await server.app.ctx.thumbnails.idle();
+        resumeThumbnails(server);
+        await thumbnailsIdle(server);
       },
       { ...noState, expectEvents: ["update_message"] },
     );
     expect(events[0]).toMatchObject({ message_id: id, rendering_only: true, user_id: null });
     expect(events[0].rendered_content).toContain('<img data-original-dimensions="20x10" src="/user_uploads/thumbnail/');
-    server.app.ctx.thumbnails.pause();
+    pauseThumbnails(server);
     const other = await uploaded(server, "hamlet", file("f.png", await makePng(20, 10), "image/png"));
     await sendStream(server, "hamlet", "secret", "t", `[f.png](${other})`);
     const outsider = await checkAction(
       server,
       "othello",
       async () => {
-        server.app.ctx.thumbnails.resume();
-        await server.app.ctx.thumbnails.idle();
+        resumeThumbnails(server);
+        await thumbnailsIdle(server);
       },
       { ...noState, expectEvents: 0 },
     );

@@ -8,7 +8,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
 import { queueDumpFile } from "../../src/events/persist.js";
 import { Client, success } from "../harness/client.js";
-import { startServer, TestClock, type TestServer } from "../harness/server.js";
+import { singleProcess, startServer, TestClock, type TestServer } from "../harness/server.js";
+
+/** The queue dump of one process; in cluster mode the Redis handover replaces it (test/cluster covers that). */
+const dumpOnly = singleProcess("the restart dump file belongs to one process; cluster mode hands queues over through Redis instead (test/cluster)");
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -47,7 +50,7 @@ describe("event queues across a restart (App.close, buildApp)", () => {
     expect(after.body.events).toMatchObject([{ type: "typing", op: "stop", id: 1 }]);
   });
 
-  it("tells each reloaded queue that accepts it that the server restarted", async () => {
+  dumpOnly("tells each reloaded queue that accepts it that the server restarted", async () => {
     const server = await startServer();
     const everything = await server.as("hamlet").post("/register", { fetch_event_types: [] });
     const next = await restart(server);
@@ -57,7 +60,7 @@ describe("event queues across a restart (App.close, buildApp)", () => {
     ]);
   });
 
-  it("answers a waiting poll before shutting down", async () => {
+  dumpOnly("answers a waiting poll before shutting down", async () => {
     const server = await startServer();
     const res = await server.as("hamlet").post("/register", { event_types: ["typing"], fetch_event_types: [] });
     const poll = server.as("hamlet").get("/events", { queue_id: res.body.queue_id, last_event_id: -1 });
@@ -75,7 +78,7 @@ describe("event queues across a restart (App.close, buildApp)", () => {
     expect(next.app.ctx.queues.size()).toBe(0);
   });
 
-  it("starts clean, with a log line, from a corrupt dump", async () => {
+  dumpOnly("starts clean, with a log line, from a corrupt dump", async () => {
     const server = await startServer();
     await queueWithEvent(server);
     await server.app.close();

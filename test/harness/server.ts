@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
+import { it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
 import { createRealm } from "../../src/actions/realms.js";
 import { checkCreateUser } from "../../src/actions/users.js";
@@ -10,6 +11,7 @@ import type { Clock } from "../../src/clock.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { Store } from "../../src/db/index.js";
 import type { UserRow } from "../../src/db/queries/users.js";
+import type { EventQueue } from "../../src/events/queue.js";
 import { Role } from "../../src/lib/roles.js";
 import { Client } from "./client.js";
 import { startCluster } from "./cluster.js";
@@ -42,6 +44,8 @@ export class TestClock implements Clock {
 /** A running test server: real HTTP on 127.0.0.1, a fresh database, fixture users. */
 export interface TestServer {
   app: App;
+  /** Every process serving `url`: `[app]`, or the three of a cluster (the first is `app`). */
+  apps: App[];
   url: string;
   clock: TestClock;
   dataDir: string;
@@ -55,6 +59,23 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** Whether the suites run on a cluster of three processes behind a round-robin proxy (ROOKERY_TEST_CLUSTER=1). */
+export const clusterMode = process.env.ROOKERY_TEST_CLUSTER === "1";
+
+const singleProcessReasons = new Set<string>();
+
+/**
+ * A test of behaviour that is by design one process's own (`reason` says why): run as usual, and
+ * skipped in cluster mode, which prints each reason once.
+ */
+export function singleProcess(reason: string): ReturnType<typeof it.skipIf> {
+  if (clusterMode && !singleProcessReasons.has(reason)) {
+    singleProcessReasons.add(reason);
+    console.info(`single-process tests skipped in cluster mode: ${reason}`);
+  }
+  return it.skipIf(clusterMode);
+}
+
 /** Which backend the suite runs on: ROOKERY_TEST_DB=postgres uses ROOKERY_TEST_PG_URL. */
 export function testBackend(): "sqlite" | "postgres" {
   return process.env.ROOKERY_TEST_DB === "postgres" ? "postgres" : "sqlite";
@@ -66,7 +87,7 @@ export function testBackend(): "sqlite" | "postgres" {
  * proxy: `url` is the proxy's, `app` the first process (which holds the jobs lease).
  */
 export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  if (process.env.ROOKERY_TEST_CLUSTER === "1") return startClusterServer(overrides);
+  if (clusterMode) return startClusterServer(overrides);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-test-"));
   const { url: databaseUrl, drop } = await freshDatabase(dataDir);
   const config: Config = {
@@ -87,6 +108,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   const { users, password } = await createFixtures(app);
   const server: TestServer = {
     app,
+    apps: [app],
     url: address,
     clock,
     dataDir,
@@ -177,8 +199,10 @@ async function startClusterServer(overrides: Partial<Config>): Promise<TestServe
       return result;
     },
   };
+  const app = { ...first, ctx: { ...first.ctx, store } };
   const server: TestServer = {
-    app: { ...first, ctx: { ...first.ctx, store } },
+    app,
+    apps: [app, ...cluster.apps.slice(1)],
     url: cluster.proxy.url,
     clock: cluster.clock,
     dataDir: cluster.dataDir,
@@ -189,4 +213,18 @@ async function startClusterServer(overrides: Partial<Config>): Promise<TestServe
     stop: () => cluster.stop(),
   };
   return server;
+}
+
+/** The event queues of `userId` in every process of `server` (a cluster holds each queue in one). */
+export function queuesOf(server: TestServer, userId: number): EventQueue[] {
+  return server.apps.flatMap((app) => app.ctx.queues.ofUser(userId));
+}
+
+/** Resolves once `userId`'s queue `queueId` holds `count` events (in a cluster, events reach the holder a moment after the commit). */
+export async function delivered(server: TestServer, userId: number, queueId: string, count: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if ((queuesOf(server, userId).find((q) => q.id === queueId)?.contents().length ?? 0) >= count) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`queue ${queueId} never held ${count} events`);
 }
