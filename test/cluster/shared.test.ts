@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { migrations } from "../../src/db/migrations/index.js";
 import { openStore } from "../../src/db/index.js";
-import { CLUSTER_SKIP_REASON, clusterBackends, freshPostgres, startCluster, type TestCluster } from "../harness/cluster.js";
+import { CLUSTER_SKIP_REASON, clusterBackends, startCluster, type TestCluster } from "../harness/cluster.js";
+import { freshPostgres } from "../harness/postgres.js";
 
 // What the processes of a cluster share besides events: limits, timed work, migrations.
 const backends = clusterBackends();

@@ -5,7 +5,8 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerOf } from "../../src/cluster/queue-routing.js";
-import { CLUSTER_SKIP_REASON, clusterBackends, dropKeys, freshPostgres } from "../harness/cluster.js";
+import { CLUSTER_SKIP_REASON, clusterBackends, dropKeys } from "../harness/cluster.js";
+import { freshPostgres } from "../harness/postgres.js";
 import { buildMain } from "../harness/cluster-processes.js";
 import { freePort } from "../harness/process.js";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
-import { freshPostgres } from "./cluster.js";
+import { freshPostgres } from "./postgres.js";
 import { freePort, spawnServer } from "./process.js";
 import { startProxy, type Proxy } from "./proxy.js";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import pg from "pg";
+import { freshPostgres } from "./postgres.js";
 import pino from "pino";
 import { buildApp, type App } from "../../src/app.js";
 import { loadConfig, type Config } from "../../src/config.js";
@@ -41,26 +41,6 @@ export interface TestCluster {
   /** A client for a fixture user (or any row) through the proxy, or straight to app `on`. */
   as(who: FixtureName | UserRow, on?: number): Client;
   stop(): Promise<void>;
-}
-
-/** A fresh PostgreSQL database on the server `adminUrl` names, and how to drop it. */
-export async function freshPostgres(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `rookery_cluster_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 /** The configuration of one process of a test cluster. */

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import pino from "pino";
 import { it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
@@ -14,6 +13,7 @@ import type { UserRow } from "../../src/db/queries/users.js";
 import type { EventQueue } from "../../src/events/queue.js";
 import { Role } from "../../src/lib/roles.js";
 import { Client } from "./client.js";
+import { freshPostgres } from "./postgres.js";
 import { startCluster } from "./cluster.js";
 
 /** The named fixture users every test server has. */
@@ -166,23 +166,7 @@ export async function createFixtures(app: App): Promise<{ users: Record<FixtureN
 /** A database for one test file: a SQLite file in `dataDir`, or a new PostgreSQL database. */
 export async function freshDatabase(dataDir: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (testBackend() === "sqlite") return { url: `sqlite:${path.join(dataDir, "test.sqlite3")}`, drop: async () => {} };
-  const admin = process.env.ROOKERY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const name = `rookery_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return freshPostgres(process.env.ROOKERY_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
 }
 
 /** The suites' TestServer as a cluster of three processes behind the round-robin proxy. */
