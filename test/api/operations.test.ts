@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { singleProcess, startServer, type TestServer } from "../harness/server.js";
+import { startServer, type TestServer } from "../harness/server.js";
+import { singleProcess } from "../harness/single-process.js";
 
 /** Metrics are each process's own (every process is scraped on its own address), not the load balancer's. */
 const oneProcess = singleProcess("GET /metrics reports the counters of the process that answers; through a round-robin proxy the requests counted are spread over three");

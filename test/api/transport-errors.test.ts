@@ -1,7 +1,8 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error } from "../harness/client.js";
-import { singleProcess, startServer, type TestServer } from "../harness/server.js";
+import { startServer, type TestServer } from "../harness/server.js";
+import { singleProcess } from "../harness/single-process.js";
 
 /** Malformed or unfinished HTTP on a raw socket: in cluster mode the suites' HTTP proxy would parse (and answer) it itself. */
 const rawHttp = singleProcess("raw malformed HTTP (431, unparseable, unfinished 413 body) would be answered by the test's own HTTP proxy, not by Rookery");

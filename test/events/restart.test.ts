@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
 import { queueDumpFile } from "../../src/events/persist.js";
 import { Client, success } from "../harness/client.js";
-import { singleProcess, startServer, TestClock, type TestServer } from "../harness/server.js";
+import { startServer, TestClock, type TestServer } from "../harness/server.js";
+import { singleProcess } from "../harness/single-process.js";
 
 /** The queue dump of one process; in cluster mode the Redis handover replaces it (test/cluster covers that). */
 const dumpOnly = singleProcess("the restart dump file belongs to one process; cluster mode hands queues over through Redis instead (test/cluster)");

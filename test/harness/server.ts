@@ -2,7 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
 import { createRealm } from "../../src/actions/realms.js";
 import { checkCreateUser } from "../../src/actions/users.js";
@@ -61,20 +60,6 @@ export interface TestServer {
 
 /** Whether the suites run on a cluster of three processes behind a round-robin proxy (ROOKERY_TEST_CLUSTER=1). */
 export const clusterMode = process.env.ROOKERY_TEST_CLUSTER === "1";
-
-const singleProcessReasons = new Set<string>();
-
-/**
- * A test of behaviour that is by design one process's own (`reason` says why): run as usual, and
- * skipped in cluster mode, which prints each reason once.
- */
-export function singleProcess(reason: string): ReturnType<typeof it.skipIf> {
-  if (clusterMode && !singleProcessReasons.has(reason)) {
-    singleProcessReasons.add(reason);
-    console.info(`single-process tests skipped in cluster mode: ${reason}`);
-  }
-  return it.skipIf(clusterMode);
-}
 
 /** Which backend the suite runs on: ROOKERY_TEST_DB=postgres uses ROOKERY_TEST_PG_URL. */
 export function testBackend(): "sqlite" | "postgres" {
