@@ -116,8 +116,9 @@ describe.skipIf(!backends)("caches across processes", () => {
   it("a group change through C shows on A and B", async () => {
     const groups = (await cluster.as("hamlet", 0).get("/user_groups")).body.user_groups as { id: number; name: string; members: number[] }[];
     await onEach((on) => cluster.as("hamlet", on).get("/user_groups"));
-    const created = await cluster.as("iago", 2).post("/user_groups/create", { name: "cluster crew", description: "d", members: JSON.stringify([cluster.users.hamlet.id]) });
-    expect(created.status).toBe(200);
+    // Zulip ≥ 10.0 (level 317) documents group_id in this answer; at level 277 it is a plain success.
+    const created = await cluster.as("iago", 2).post("/user_groups/create", { name: "cluster crew", description: "d", members: JSON.stringify([cluster.users.hamlet.id]) }, { validate: false });
+    expect(created.body).toEqual({ result: "success", msg: "" });
     for (const on of [0, 1]) {
       const list = (await cluster.as("hamlet", on).get("/user_groups")).body.user_groups as { name: string; members: number[] }[];
       expect(list.length).toBe(groups.length + 1);
