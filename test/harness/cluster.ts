@@ -5,11 +5,11 @@ import { Redis } from "ioredis";
 import { freshPostgres } from "./postgres.js";
 import pino from "pino";
 import { buildApp, type App } from "../../src/app.js";
-import { loadConfig, type Config } from "../../src/config.js";
+import type { Config } from "../../src/config.js";
 import type { UserRow } from "../../src/db/queries/users.js";
 import { Client } from "./client.js";
 import { startProxy, type Proxy } from "./proxy.js";
-import { createFixtures, TestClock, type FixtureName } from "./server.js";
+import { createFixtures, TestClock, testConfig, type FixtureName } from "./server.js";
 
 /**
  * Cluster tests need a PostgreSQL server and a Redis: ROOKERY_TEST_PG_URL (an admin URL to create
@@ -45,19 +45,7 @@ export interface TestCluster {
 
 /** The configuration of one process of a test cluster. */
 export function clusterConfig(dataDir: string, databaseUrl: string, redisUrl: string, prefix: string, overrides: Partial<Config> = {}): Config {
-  return {
-    ...loadConfig({}),
-    host: "127.0.0.1",
-    port: 0,
-    dataDir,
-    databaseUrl,
-    logLevel: "silent",
-    rateLimitPerMinute: 0,
-    anonRateLimitPerMinute: 0,
-    redisUrl,
-    redisPrefix: prefix,
-    ...overrides,
-  };
+  return testConfig(dataDir, databaseUrl, { redisUrl, redisPrefix: prefix, ...overrides });
 }
 
 /** Starts `count` apps (3 by default) sharing a fresh database, a Redis key prefix and a clock, with the fixture organisation. */

@@ -61,6 +61,11 @@ export interface TestServer {
 /** Whether the suites run on a cluster of three processes behind a round-robin proxy (ROOKERY_TEST_CLUSTER=1). */
 export const clusterMode = process.env.ROOKERY_TEST_CLUSTER === "1";
 
+/** A test server's configuration: loopback on a free port, quiet, no rate limits. */
+export function testConfig(dataDir: string, databaseUrl: string, overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), host: "127.0.0.1", port: 0, dataDir, databaseUrl, logLevel: "silent", rateLimitPerMinute: 0, anonRateLimitPerMinute: 0, ...overrides };
+}
+
 /** Which backend the suite runs on: ROOKERY_TEST_DB=postgres uses ROOKERY_TEST_PG_URL. */
 export function testBackend(): "sqlite" | "postgres" {
   return process.env.ROOKERY_TEST_DB === "postgres" ? "postgres" : "sqlite";
@@ -75,17 +80,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   if (clusterMode) return startClusterServer(overrides);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-test-"));
   const { url: databaseUrl, drop } = await freshDatabase(dataDir);
-  const config: Config = {
-    ...loadConfig({}),
-    host: "127.0.0.1",
-    port: 0,
-    dataDir,
-    databaseUrl,
-    logLevel: "silent",
-    rateLimitPerMinute: 0,
-    anonRateLimitPerMinute: 0,
-    ...overrides,
-  };
+  const config = testConfig(dataDir, databaseUrl, overrides);
   const clock = new TestClock();
   const app = await buildApp(config, { clock, logger: pino({ level: process.env.ROOKERY_TEST_LOG ?? "silent" }) });
   const address = await app.http.listen({ host: "127.0.0.1", port: 0 });
