@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../src/markdown/index.js";
 import { testContext } from "./markdown-fixtures.js";
 import { checkHtml } from "./markdown-html-check.js";
+import { bestCpuMs } from "../harness/cpu.js";
 
 // Fragments that exercise every syntax the renderer knows, plus hostile ones.
 const fragments = [
@@ -106,24 +107,12 @@ const pathological: Record<string, string> = {
   "table pipes": "|".repeat(10_000) + "\n" + "|-".repeat(5_000),
 };
 
-// CPU time of this process, best of three: the machine may be shared, and
-// other processes' load says nothing about the renderer's own cost.
-function bestOfThree(input: string): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const start = process.cpuUsage();
-    render(input);
-    const used = process.cpuUsage(start);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
 
 describe("hostile input stays fast", () => {
   for (const [name, input] of Object.entries(pathological)) {
     it(`${name} renders in at most 50 ms`, () => {
       render(input); // warm-up
-      expect(bestOfThree(input)).toBeLessThanOrEqual(50);
+      expect(bestCpuMs(() => render(input))).toBeLessThanOrEqual(50);
       expect(checkHtml(render(input))).toBeNull();
     });
   }
