@@ -1,7 +1,7 @@
 /** Go: Prism finds comments, strings and runes; the code between follows Pygments' Go lexer. */
 import type { Rule } from "../lexer.js";
 import { groups } from "./common.js";
-import { literalKind, mergedGrammar } from "./grammars.js";
+import { classifyCStyleLiteral, mergedGrammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
 
 const typeNames = "uint uint8 uint16 uint32 uint64 int int8 int16 int32 int64 float float32 float64 complex64 complex128 byte rune string bool error uintptr any comparable";
@@ -32,16 +32,5 @@ export const goLexer = prismLexer({
   aliases: ["go", "golang"],
   grammar: mergedGrammar("go", ["comment", "char", "string"]),
   code,
-  classify({ text, kinds }) {
-    switch (kinds[0] === "literal" ? literalKind(text) : kinds[0]) {
-      case "comment":
-        return text.startsWith("//") ? "c1" : "cm";
-      case "string":
-        return "s";
-      case "char":
-        return "sc";
-      default:
-        return null;
-    }
-  },
+  classify: ({ text, kinds }) => classifyCStyleLiteral(text, kinds[0]),
 });

@@ -115,6 +115,17 @@ export function withoutInside(id: string, keys: readonly string[]): Prism.Gramma
   return copy;
 }
 
+/**
+ * Pygments' class for a C-style language's comment, string or character (a merged "literal"
+ * token, or Prism's own kinds; `stringKinds` names the language's string tokens), else null.
+ */
+export function classifyCStyleLiteral(text: string, kind: string | undefined, stringKinds: readonly string[] = ["string"]): string | null {
+  const resolved = kind === "literal" ? literalKind(text) : kind;
+  if (resolved === "comment") return text.startsWith("//") ? "c1" : "cm";
+  if (resolved === "char") return "sc";
+  return resolved !== undefined && stringKinds.includes(resolved) ? "s" : null;
+}
+
 /** What a C-style language's merged "literal" token is, by how it starts: comment, char or string. */
 export function literalKind(text: string): string {
   if (text.startsWith("//") || text.startsWith("/*")) return "comment";

@@ -1,7 +1,7 @@
 /** Java: Prism finds comments, strings and characters; the code between follows Pygments' Java lexer. */
 import { runRules, type Rule, type Token } from "../lexer.js";
 import { groups } from "./common.js";
-import { literalKind, mergedGrammar } from "./grammars.js";
+import { classifyCStyleLiteral, mergedGrammar } from "./grammars.js";
 import { prismLexer } from "./lexer.js";
 
 const ident = String.raw`(?:[\p{L}_$][\p{L}\p{N}_$]*)`;
@@ -56,17 +56,5 @@ export const javaLexer = prismLexer({
   aliases: ["java"],
   grammar: mergedGrammar("java", ["comment", "triple-quoted-string", "char", "string"]),
   code,
-  classify({ text, kinds }) {
-    switch (kinds[0] === "literal" ? literalKind(text) : kinds[0]) {
-      case "comment":
-        return text.startsWith("//") ? "c1" : "cm";
-      case "string":
-      case "triple-quoted-string":
-        return "s";
-      case "char":
-        return "sc";
-      default:
-        return null;
-    }
-  },
+  classify: ({ text, kinds }) => classifyCStyleLiteral(text, kinds[0], ["string", "triple-quoted-string"]),
 });
