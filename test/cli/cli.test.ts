@@ -102,7 +102,7 @@ describe("rookery serve", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 
-  it("logs JSON lines by default and readable text with ROOKERY_LOG_FORMAT=pretty", async () => {
+  it("logs JSON lines by default and readable text with ROOKERY_LOG_FORMAT=pretty; refuses bad settings with one line", async () => {
     const lines = async (extra: Record<string, string>) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-log-"));
       const server = await spawnServer(MAIN, env({ ROOKERY_DATA_DIR: dir, ROOKERY_PORT: String(await freePort()), ROOKERY_LOG_LEVEL: "info", ...extra }));
@@ -117,6 +117,13 @@ describe("rookery serve", () => {
     const [pretty] = await lines({ ROOKERY_LOG_FORMAT: "pretty" });
     // eslint-disable-next-line no-control-regex
     expect(pretty?.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: no saved event queues; starting with none$/);
+    for (const workers of ["0", "two", "1.5"]) {
+      expect(await rookery(["serve", "--workers", workers])).toMatchObject({ code: 1, stderr: `rookery: --workers must be a whole number of at least 1, got "${workers}"\n` });
+    }
+    expect(await rookery(["serve", "--workers", "2"], { ROOKERY_DATABASE_URL: "sqlite:/tmp/x.sqlite3", ROOKERY_REDIS_URL: "redis://127.0.0.1:1" })).toMatchObject({
+      code: 1,
+      stderr: "rookery: ROOKERY_REDIS_URL (cluster mode) needs a postgres:// ROOKERY_DATABASE_URL; SQLite serves one process only\n",
+    });
     const bad = await rookery(["serve"], { ROOKERY_LOG_FORMAT: "xml" });
     expect(bad).toMatchObject({ code: 1, stderr: 'rookery: ROOKERY_LOG_FORMAT must be one of json, pretty, got "xml"\n' });
   }, 30_000);
