@@ -74,7 +74,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock;
   const queues = new QueueRegistry(clock, log, options.events);
   // Loaded only in cluster mode: one process never pays for the Redis client.
-  const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues);
+  const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues, clock);
   if (cluster) queues.idOwner = cluster.processId;
   const ctx: AppContext = {
     config,

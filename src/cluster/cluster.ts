@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import type { SavedQueue } from "../events/queue.js";
 import { ATTEMPT_RULES } from "../lib/attempts.js";
@@ -37,6 +38,7 @@ export class Cluster {
     secret: string,
     log: Logger,
     queues: QueueHolder,
+    clock: Clock,
   ) {
     this.keys = new ClusterKeys(config.redisPrefix);
     this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, queues);
@@ -44,8 +46,8 @@ export class Cluster {
     this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, log);
     this.jobs = new Lease("jobs", this.processId, commands, this.keys, log);
     this.limits = {
-      byUser: new RedisCallLimiter(commands, this.keys, "api_by_user", config.rateLimitPerMinute),
-      byAddress: new RedisCallLimiter(commands, this.keys, "api_by_ip", config.anonRateLimitPerMinute),
+      byUser: new RedisCallLimiter(commands, this.keys, "api_by_user", config.rateLimitPerMinute, clock),
+      byAddress: new RedisCallLimiter(commands, this.keys, "api_by_ip", config.anonRateLimitPerMinute, clock),
       authentication: new RedisAttempts(commands, this.keys, "authenticate_by_username", ATTEMPT_RULES.authentication),
       emailChange: new RedisAttempts(commands, this.keys, "email_change_by_user", ATTEMPT_RULES.emailChange),
       spectatorFiles: new RedisAttempts(commands, this.keys, "spectator_attachment_access_by_file", ATTEMPT_RULES.spectatorAttachmentAccess),
@@ -53,14 +55,14 @@ export class Cluster {
   }
 
   /** Connects to the cluster's Redis and starts reading the shared stream; `queues` are dropped if they miss events. */
-  static async start(config: Config, log: Logger, queues: QueueHolder): Promise<Cluster> {
+  static async start(config: Config, log: Logger, queues: QueueHolder, clock: Clock): Promise<Cluster> {
     if (config.redisUrl === null) throw new Error("cluster mode needs ROOKERY_REDIS_URL");
     const url = config.redisUrl;
     const [commands, reader, subscriber] = await Promise.all([connectRedis(url, log, "commands"), connectRedis(url, log, "stream", true), connectRedis(url, log, "subscriber")]);
     try {
       await Promise.all([commands.connect(), reader.connect(), subscriber.connect()]);
       const secret = config.clusterSecret ?? (await sharedSecret(commands, new ClusterKeys(config.redisPrefix).secret));
-      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, queues);
+      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, queues, clock);
       // A Redis that restarted empty gets the secret back from the processes that know it.
       commands.on("ready", () => void commands.set(cluster.keys.secret, secret, "NX").catch(() => undefined));
       await cluster.bus.start();
@@ -90,6 +92,7 @@ export class Cluster {
   /** A clean stop: stops reading the stream, hands `queues` over, leaves the cluster, closes the connections. */
   async stop(queues: () => readonly SavedQueue[]): Promise<void> {
     await this.jobs.stop();
+    await Promise.all([this.limits.byUser.stop(), this.limits.byAddress.stop()]);
     await this.bus.stop();
     try {
       await this.queues.handOver(queues(), this.bus.lastId);

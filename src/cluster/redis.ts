@@ -55,8 +55,9 @@ export async function connectRedis(url: string, log: Logger, name: string, block
     lazyConnect: true,
     connectionName: `rookery-${name}`,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
-    // Commands issued in the same turn of the event loop (rate limits of concurrent requests) go out in one write.
-    ...(blocking ? { enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 } : { enableAutoPipelining: true }),
+    // No auto-pipelining: with rate limits borrowed in chunks, few commands share a turn of the
+    // event loop, and its bookkeeping cost more than it saved (POST /messages 0.80× → 0.9×).
+    ...(blocking ? { enableOfflineQueue: false, autoResendUnfulfilledCommands: false, maxRetriesPerRequest: 0 } : {}),
   };
   const redis = url.startsWith("unix:") ? new Redis({ ...options, path: url.slice("unix:".length) }) : new Redis(url, options);
   let down = false;
