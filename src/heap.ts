@@ -21,7 +21,9 @@ const BURST_REQUESTS = 2000;
  * After a burst of traffic V8 keeps the heap it grew to: the burst's garbage, and the pages it
  * filled, stay resident until the next burst or until the memory reducer notices the quiet many
  * seconds later. Once a second passes with no request answered after at least BURST_REQUESTS,
- * this runs a full collection, and a second one a second later: the first finds the garbage, but
+ * this runs a full collection, and a second one a second later if it is still quiet (a collection
+ * stops everything for tens of milliseconds; traffic that has come back waits for the next quiet
+ * second, where this begins again): the first finds the garbage, but
  * the pages it empties are swept concurrently and only handed back by the next one (a heap of
  * 188 MB with 11 MB live stays at 188 MB after one collection, and is 22 MB after the second).
  * Needs `--expose-gc` (the `rookery` command's flags); without it, does nothing.
@@ -34,7 +36,7 @@ export function collectAfterBursts(answered: () => number, gc = (globalThis as {
   const timer = setInterval(() => {
     const now = answered();
     if (followUp) {
-      gc();
+      if (now === seen) gc();
       followUp = false;
     } else if (now === seen && now - collectedAt >= BURST_REQUESTS) {
       gc();

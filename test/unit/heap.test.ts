@@ -38,4 +38,24 @@ describe("collectAfterBursts", () => {
     stop();
     expect(() => collectAfterBursts(() => 0, undefined)()).not.toThrow();
   });
+
+  it("does not collect the second time when requests came back in between: it waits for the next quiet second", () => {
+    let answered = 0;
+    const gc = vi.fn();
+    const stop = collectAfterBursts(() => answered, gc);
+    answered = 3000;
+    vi.advanceTimersByTime(2000);
+    expect(gc).toHaveBeenCalledTimes(1);
+    answered += 10;
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(1);
+    answered += 2000;
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(1000);
+    expect(gc).toHaveBeenCalledTimes(3);
+    stop();
+  });
 });
