@@ -5,6 +5,13 @@ import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./lib/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
 
+/**
+ * Connections the kernel may hold for the server to accept (it caps this at net.core.somaxconn).
+ * Node's default, 511, overflows when a thousand clients connect at once (after a restart, or a
+ * load balancer's failover): the dropped ones wait for TCP to retry, a second or more.
+ */
+const ACCEPT_QUEUE = 4096;
+
 /** Starts the server: builds the app, creates the first organisation on an empty database, listens. */
 export async function serve(config: Config): Promise<App> {
   const app = await buildApp(config);
@@ -32,7 +39,7 @@ export async function serve(config: Config): Promise<App> {
   // Before the ready line: a supervisor may signal as soon as it reads it.
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
-  const address = await app.http.listen({ host: config.host, port: config.port });
+  const address = await app.http.listen({ host: config.host, port: config.port, backlog: ACCEPT_QUEUE });
   if (isWorker()) {
     // The shared port reaches any worker: forwarded requests come to an address of this worker's own.
     await app.listening(config.internalUrl ?? (await listenInternal(app.http)));

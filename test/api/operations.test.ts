@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
-import { singleProcess } from "../harness/single-process.js";
+import { Client } from "../harness/client.js";
 
 /** Metrics are each process's own (every process is scraped on its own address), not the load balancer's. */
-const oneProcess = singleProcess("GET /metrics reports the counters of the process that answers; through a round-robin proxy the requests counted are spread over three");
 
 let server: TestServer;
 beforeAll(async () => {
@@ -30,14 +29,17 @@ describe("GET /health", () => {
 });
 
 describe("GET /metrics", () => {
-  oneProcess("counts requests per route and status, and reports queues, polls and events in Prometheus' text format", async () => {
-    const registered = await server.as("hamlet").post("/register", { event_types: ["message"] });
-    await server.as("hamlet").get("/users/me");
-    await server.as("hamlet").get("/users/me");
-    const sent = await server.as("othello").post("/messages", { type: "private", to: JSON.stringify([server.users.hamlet.id]), content: "counted" });
+  // GET /metrics reports the process that answers it: every request here goes to that process.
+  const direct = (who: "hamlet" | "othello") => new Client(server.processUrl, { email: server.users[who].delivery_email, apiKey: server.users[who].api_key });
+
+  it("counts requests per route and status, and reports queues, polls and events in Prometheus' text format", async () => {
+    const registered = await direct("hamlet").post("/register", { event_types: ["message"] });
+    await direct("hamlet").get("/users/me");
+    await direct("hamlet").get("/users/me");
+    const sent = await direct("othello").post("/messages", { type: "private", to: JSON.stringify([server.users.hamlet.id]), content: "counted" });
     expect(sent.status).toBe(200);
-    await server.as("hamlet").get("/events", { queue_id: registered.body.queue_id, last_event_id: -1, dont_block: true });
-    const res = await fetch(`${server.url}/metrics`);
+    await direct("hamlet").get("/events", { queue_id: registered.body.queue_id, last_event_id: -1, dont_block: true });
+    const res = await fetch(`${server.processUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     const text = await res.text();
@@ -50,9 +52,9 @@ describe("GET /metrics", () => {
     expect(text).toContain("rookery_process_resident_memory_bytes");
   });
 
-  oneProcess("keeps unknown URLs under one label, so a scan cannot grow the label set", async () => {
-    for (const path of ["/nope/1", "/nope/2", "/api/v1/nope"]) await fetch(`${server.url}${path}`);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
+  it("keeps unknown URLs under one label, so a scan cannot grow the label set", async () => {
+    for (const path of ["/nope/1", "/nope/2", "/api/v1/nope"]) await fetch(`${server.processUrl}${path}`);
+    const text = await (await fetch(`${server.processUrl}/metrics`)).text();
     expect(text).toContain('rookery_http_requests_total{method="GET",route="(unmatched)",status="404"} 3');
     expect(text).not.toContain("/nope");
   });

@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -101,6 +101,23 @@ describe("rookery serve", () => {
     expect(await stop(second.child)).toBe(0);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 30_000);
+
+  it("listens with an accept queue for thousands of clients connecting at once", async (t) => {
+    const ss = spawnSync("ss", ["-V"]);
+    if (ss.status !== 0) return t.skip("needs ss (iproute2) to read the listening socket's queue size");
+    const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-backlog-"));
+    const server = await spawnServer(MAIN, env({ ROOKERY_DATA_DIR: dir, ROOKERY_PORT: String(port) }));
+    try {
+      // For a listening socket, ss shows the accept queue's size in the Send-Q column.
+      const line = spawnSync("ss", ["-ltnH", `sport = :${port}`]).stdout.toString().trim();
+      const somaxconn = Number(fs.readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
+      expect(Number(line.split(/\s+/)[2])).toBe(Math.min(4096, somaxconn));
+    } finally {
+      server.child.kill("SIGKILL");
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("logs JSON lines by default and readable text with ROOKERY_LOG_FORMAT=pretty; refuses bad settings with one line", async () => {
     const lines = async (extra: Record<string, string>) => {

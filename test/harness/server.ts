@@ -46,6 +46,8 @@ export interface TestServer {
   /** Every process serving `url`: `[app]`, or the three of a cluster (the first is `app`). */
   apps: App[];
   url: string;
+  /** The address of one process itself: `url`, or in a cluster the first process, not the balancer (for what one process's HTTP layer does with a connection). */
+  processUrl: string;
   clock: TestClock;
   dataDir: string;
   users: Record<FixtureName, UserRow>;
@@ -90,6 +92,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     app,
     apps: [app],
     url: address,
+    processUrl: address,
     clock,
     dataDir,
     users,
@@ -168,6 +171,7 @@ async function startClusterServer(overrides: Partial<Config>): Promise<TestServe
     app,
     apps: [app, ...cluster.apps.slice(1)],
     url: cluster.proxy.url,
+    processUrl: cluster.urls[0]!,
     clock: cluster.clock,
     dataDir: cluster.dataDir,
     users: cluster.users,
