@@ -19,8 +19,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Redis } from "ioredis";
-import pg from "pg";
+import { freshBenchDatabase } from "./backends.js";
 import { serverEnv, serverFlags } from "./server-flags.js";
 import { sized } from "./short.js";
 
@@ -92,16 +91,10 @@ interface Setup {
 
 /** `pin`: every server on CPU 0 (the throughput runs); else the scheduler spreads them (the fan-out). */
 async function setup(processes: number, withRedis: boolean, pin: boolean): Promise<Setup> {
-  const name = `rookery_bench_cluster_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgUrl!);
-  url.pathname = `/${name}`;
+  const database = await freshBenchDatabase(pgUrl!, redisUrl!, "rookery_bench_cluster");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-cluster-"));
-  const env: Record<string, string> = { ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: url.toString() };
-  if (withRedis) Object.assign(env, { ROOKERY_REDIS_URL: redisUrl!, ROOKERY_REDIS_PREFIX: `${name}:` });
+  const env: Record<string, string> = { ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: database.url };
+  if (withRedis) Object.assign(env, { ROOKERY_REDIS_URL: redisUrl!, ROOKERY_REDIS_PREFIX: database.redisPrefix });
   const servers = [await start(env, pin)];
   const key = /key=([A-Za-z0-9]{32})/.exec(servers[0]!.out)?.[1];
   servers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => start(env, pin)))));
@@ -110,26 +103,10 @@ async function setup(processes: number, withRedis: boolean, pin: boolean): Promi
     auth: "Basic " + Buffer.from(`owner@rookery.local:${key}`).toString("base64"),
     async close() {
       await Promise.all(servers.map(stop));
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (withRedis) await dropRedisKeys(`${name}:`);
     },
   };
-}
-
-/** Deletes the keys a setup left in Redis (its stream, its rate-limit windows…). */
-async function dropRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl!);
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-    if (keys.length > 0) await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== "0");
-  redis.disconnect();
 }
 
 function request(port: number, auth: string, method: string, pathAndQuery: string, form?: Record<string, string>): Promise<{ status: number; body: string }> {

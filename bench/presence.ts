@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
+import { basicAuth } from "./org.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -38,33 +39,15 @@ interface Credentials {
 /** Child: a Rookery server on SQLite with 1,000 users; prints `ready <credentials file>`. */
 async function serve(): Promise<void> {
   const { buildApp } = await import("../src/app.js");
-  const { createRealm } = await import("../src/actions/realms.js");
   const { loadConfig } = await import("../src/config.js");
-  const { insertUser } = await import("../src/db/queries/users.js");
-  const { initialSettingsFor } = await import("../src/lib/settings.js");
-  const { randomToken } = await import("../src/lib/secrets.js");
+  const { benchOrganisation } = await import("./org.js");
   const speed = Number(process.env.BENCH_CLOCK_SPEED ?? 1);
   const origin = Date.now();
   const clock = { now: () => origin + (Date.now() - origin) * speed };
   const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "rookery-presence-"));
   const config = { ...loadConfig({}), host: "127.0.0.1", port: 0, dataDir, databaseUrl: `sqlite:${path.join(dataDir, "bench.sqlite3")}`, logLevel: "silent", rateLimitPerMinute: 0 };
   const app = await buildApp(config, { clock, logger: pino({ level: "silent" }) });
-  const { owner } = await createRealm(app.ctx, { name: "Bench", stringId: "", ownerEmail: "owner@bench.test", ownerName: "Owner", password: "bench-password" });
-  const users = [{ email: owner.delivery_email, key: owner.api_key }];
-  // Accounts are inserted directly: creating 999 users through the API would only time account creation.
-  await app.ctx.store.write(async (tx) => {
-    const initial = await initialSettingsFor(tx, owner.realm_id);
-    for (let i = 1; i < USERS; i++) {
-      const email = `user${i}@bench.test`;
-      const key = randomToken(32);
-      await insertUser(tx, {
-        realm_id: owner.realm_id, email, delivery_email: email, full_name: `User ${i}`, password_hash: null, api_key: key, role: 400,
-        is_active: 1, is_bot: 0, bot_type: null, bot_owner_id: null, is_billing_admin: 0, date_joined: clock.now(), timezone: "",
-        avatar_source: "G", avatar_version: 1, email_address_visibility: initial.emailAddressVisibility, settings: initial.settings,
-      });
-      users.push({ email, key });
-    }
-  });
+  const users = (await benchOrganisation(app, USERS, clock.now())).map(({ email, key }) => ({ email, key }));
   const url = await app.http.listen({ host: "127.0.0.1", port: 0 });
   const { default: Fastify } = await import("fastify");
   const hello = Fastify();
@@ -110,10 +93,6 @@ function startServer(speed: number): Promise<{ child: ChildProcess; creds: Crede
   });
 }
 
-function basic(u: { email: string; key: string }): string {
-  return "Basic " + Buffer.from(`${u.email}:${u.key}`).toString("base64");
-}
-
 /** One autocannon run in which each request is the next user in turn. */
 async function run(creds: Credentials, kind: "presence" | "me" | "hello", lastIds: number[]): Promise<Result> {
   let next = 0;
@@ -125,7 +104,7 @@ async function run(creds: Credentials, kind: "presence" | "me" | "hello", lastId
       const i = next++ % creds.users.length;
       context.user = i;
       const user = creds.users[i] as { email: string; key: string };
-      const headers: Record<string, string> = { authorization: basic(user) };
+      const headers: Record<string, string> = { authorization: basicAuth(user) };
       if (kind !== "presence") return { ...req, headers };
       headers["content-type"] = "application/x-www-form-urlencoded";
       return { ...req, headers, body: `status=active&last_update_id=${lastIds[i] ?? -1}` };
@@ -147,7 +126,7 @@ async function warmUp(creds: Credentials, lastIds: number[]): Promise<void> {
   for (let i = 0; i < creds.users.length; i++) {
     const res = await fetch(`${creds.url}/api/v1/users/me/presence`, {
       method: "POST",
-      headers: { authorization: basic(creds.users[i] as { email: string; key: string }), "content-type": "application/x-www-form-urlencoded" },
+      headers: { authorization: basicAuth(creds.users[i] as { email: string; key: string }), "content-type": "application/x-www-form-urlencoded" },
       body: `status=active&last_update_id=${lastIds[i] ?? -1}`,
     });
     lastIds[i] = ((await res.json()) as { presence_last_update_id: number }).presence_last_update_id;
