@@ -137,13 +137,14 @@ const channel = encodeURIComponent(JSON.stringify([{ operator: "channel", operan
 
 /**
  * Presence pings by the first `active` users only: the answer lists every user who has pinged, so
- * its cost grows with the active users. A client pings once a minute, and each ping moves its
- * user's times; here each user pings many times a second, so the server's clock runs 600× faster
- * for these runs (each ping is then a minute or more after the user's previous one).
+ * its cost grows with the active users. A client pings once a minute, so each of its pings moves
+ * its user's times (they move when 55 s old); here each user pings many times a second, so the
+ * server's clock runs 60,000× faster for these runs: a millisecond is a minute, and at either
+ * number of users each ping comes a minute or more after the user's previous one.
  */
 const presence = (active: (s: Setup) => number): Endpoint["request"] => (s, n) => ({ method: "POST", path: "/api/v1/users/me/presence", body: form({ status: "active", last_update_id: -1 }), user: n % active(s) });
 const FEW = (s: Setup) => Math.max(1, Math.floor(s.users.length / 5));
-const PRESENCE_SPEED = 600;
+const PRESENCE_SPEED = 60_000;
 
 /** The mix; presence last (its fast clock would expire the event queues), at a fifth of the users (only they have pinged yet), then at all of them. */
 const MIX: Endpoint[] = [
