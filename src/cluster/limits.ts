@@ -172,7 +172,8 @@ export class RedisCallLimiter implements CallLimiter {
         if (slots.granted === 0) slots.refusal = rateLimitHit(this.limit, (slots.oldest + WINDOW_MS - now) / 1000, now);
       },
       (error: unknown) => {
-        // Redis unreachable: the call fails (500-free: the router answers it), and the next one asks again.
+        // Redis unreachable after the client's retries: this call fails as when the database is
+        // unreachable (Zulip's internal-error envelope); the next one asks again.
         this.borrowed.delete(key);
         throw error;
       },
