@@ -87,6 +87,11 @@ interface Borrowed {
   refusal?: Error;
 }
 
+/** Whether `slots` has a slot left to use at `now`. */
+function usable(slots: Borrowed, now: number): boolean {
+  return slots.used < slots.granted && now < slots.until;
+}
+
 /**
  * The API limits of cluster mode: the same windows as RateLimiter, shared by every process in
  * one Redis sorted set per key. A key that calls now and then costs one Redis call per call and
@@ -99,7 +104,7 @@ interface Borrowed {
  */
 export class RedisCallLimiter implements CallLimiter {
   private readonly borrowed = new Map<number | string, Borrowed>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -108,6 +113,7 @@ export class RedisCallLimiter implements CallLimiter {
     private readonly limit: number,
     private readonly clock: Clock,
   ) {
+    if (limit <= 0) return;
     this.timer = setInterval(() => void this.giveBackExpired(this.clock.now()), LEASE_MS);
     this.timer.unref();
   }
@@ -115,8 +121,7 @@ export class RedisCallLimiter implements CallLimiter {
   hit(key: number | string, now: number): MaybePromise<RateLimitState | undefined> {
     if (this.limit <= 0) return undefined;
     const slots = this.borrowed.get(key);
-    if (slots && slots.used < slots.granted && now < slots.until) return this.take(slots);
-    return this.borrowThenTake(key, now);
+    return slots && usable(slots, now) ? this.take(slots) : this.borrowThenTake(key, now);
   }
 
   /** Gives back every key's unused slots (a clean stop) and stops the timer. */
@@ -141,7 +146,7 @@ export class RedisCallLimiter implements CallLimiter {
         if (slots && slots.used < slots.granted) return this.take(slots);
         continue;
       }
-      if (slots && slots.used < slots.granted && now < slots.until) return this.take(slots);
+      if (slots && usable(slots, now)) return this.take(slots);
       const borrow = this.borrow(key, slots, now);
       slots = this.borrowed.get(key)!;
       slots.pending = borrow;

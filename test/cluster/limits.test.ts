@@ -104,6 +104,23 @@ describe.skipIf(!backends)("the API limits of cluster mode", () => {
     await c.stop();
   });
 
+  it("fails the calls waiting on a borrow Redis cannot answer, and borrows afresh once it can", async () => {
+    // A connection of the limiter's own, closed: ioredis fails its commands at once.
+    const own = new Redis(backends!.redisUrl, { lazyConnect: true });
+    await own.connect();
+    own.disconnect();
+    const keys = new ClusterKeys(`limits-test-${randomBytes(4).toString("hex")}:`);
+    const clock = { now: () => 1_800_000_000_000 };
+    const limiter = new RedisCallLimiter(own, keys, "api_by_user", 10, clock);
+    const failed = await Promise.allSettled(Array.from({ length: 5 }, () => limiter.hit(12, clock.now())));
+    expect(failed.map((r) => r.status)).toEqual(Array(5).fill("rejected"));
+    await own.connect();
+    const states = await Promise.all(Array.from({ length: 3 }, () => limiter.hit(12, clock.now())));
+    expect(states.map((s) => s!.remaining).sort()).toEqual([7, 8, 9]);
+    await limiter.stop();
+    own.disconnect();
+  });
+
   it("is off with a limit of 0", async () => {
     const c = processes(1, 0);
     expect(c.limiters[0]!.hit(11, c.clock.now())).toBe(undefined);
