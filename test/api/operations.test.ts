@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
 import { Client } from "../harness/client.js";
 
-/** Metrics are each process's own (every process is scraped on its own address), not the load balancer's. */
-
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
@@ -29,7 +27,8 @@ describe("GET /health", () => {
 });
 
 describe("GET /metrics", () => {
-  // GET /metrics reports the process that answers it: every request here goes to that process.
+  // Metrics are each process's own (every process is scraped on its own address, not through the
+  // load balancer): every request here goes to the process that is then asked.
   const direct = (who: "hamlet" | "othello") => new Client(server.processUrl, { email: server.users[who].delivery_email, apiKey: server.users[who].api_key });
 
   it("counts requests per route and status, and reports queues, polls and events in Prometheus' text format", async () => {

@@ -3,8 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 
-/** Malformed or unfinished HTTP on a raw socket: in cluster mode the suites' HTTP proxy would parse (and answer) it itself. */
-
 // Requests that fail below the endpoints (HTTP parsing, URL decoding, body reading) still answer
 // in Zulip's envelope, never with a 500 or Fastify's own {"error","message","statusCode"} body.
 

@@ -73,7 +73,6 @@ describe("highlighted code is escaped", () => {
   });
 });
 
-
 describe("hostile code stays fast", () => {
   // A message is at most 10,000 characters; these fill one.
   const size = 10_000;

@@ -107,7 +107,6 @@ const pathological: Record<string, string> = {
   "table pipes": "|".repeat(10_000) + "\n" + "|-".repeat(5_000),
 };
 
-
 describe("hostile input stays fast", () => {
   for (const [name, input] of Object.entries(pathological)) {
     it(`${name} renders in at most 50 ms`, () => {
