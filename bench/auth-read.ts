@@ -16,6 +16,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { basicAuth } from "./auth.js";
 import { sized } from "./short.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
     c.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error("api-key failed"))));
   });
   const hello = await start(["node", "-e", HELLO], { PORT: "19992" }, "listening");
-  const auth = { authorization: "Basic " + Buffer.from(`owner@rookery.local:${apiKey}`).toString("base64") };
+  const auth = { authorization: basicAuth("owner@rookery.local", apiKey) };
 
   const ours: number[] = [];
   const base: number[] = [];

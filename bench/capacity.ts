@@ -28,7 +28,8 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { freshBenchDatabase, type BenchDatabase } from "./backends.js";
-import { basicAuth, type BenchUser } from "./org.js";
+import { basicAuth } from "./auth.js";
+import type { BenchUser } from "./org.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -87,7 +88,7 @@ async function serve(): Promise<void> {
   const owner = users[0]!;
   const call = async (user: BenchUser, method: string, route: string, form: Record<string, string> = {}, body?: FormData) => {
     const query = method === "GET" ? `?${new URLSearchParams(form)}` : "";
-    const res = await fetch(`${url}/api/v1${route}${query}`, { method, headers: { authorization: basicAuth(user) }, body: body ?? (method === "GET" ? undefined : new URLSearchParams(form)) });
+    const res = await fetch(`${url}/api/v1${route}${query}`, { method, headers: { authorization: basicAuth(user.email, user.key) }, body: body ?? (method === "GET" ? undefined : new URLSearchParams(form)) });
     if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
     return (await res.json()) as Record<string, unknown>;
   };
@@ -189,16 +190,19 @@ function startServer(env: Record<string, string>): Promise<Server> {
   });
 }
 
-/** CPU ms used so far by the server process, and by every process named `name` (PostgreSQL, Redis). */
+/** CPU ms used so far by a server process (it answers on its control address). */
 async function serverCpuMs(server: Server): Promise<number> {
   const usage = (await (await fetch(`${server.controlUrl}/cpu`)).json()) as { user: number; system: number };
   return (usage.user + usage.system) / 1000;
 }
 
+/** Clock ticks per second of /proc's CPU times. */
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout.toString()) || 100;
+
+/** CPU ms used so far by every process named `name` (PostgreSQL's, Redis's). */
 function processCpuMs(name: string): number {
   const ticks = spawnSync("sh", ["-c", `for p in $(pgrep -x ${name}); do cut -d' ' -f14,15 /proc/$p/stat; done`]).stdout.toString();
-  const hz = Number(spawnSync("getconf", ["CLK_TCK"]).stdout.toString()) || 100;
-  return ticks.split(/\s+/).filter(Boolean).reduce((sum, t) => sum + Number(t), 0) * (1000 / hz);
+  return ticks.split(/\s+/).filter(Boolean).reduce((sum, t) => sum + Number(t), 0) * (1000 / TICKS_PER_SECOND);
 }
 
 /**
@@ -223,7 +227,8 @@ async function measure(server: Server, other?: Server): Promise<Cost[]> {
       path: "/",
       setupRequest: (req) => {
         const r = endpoint.request(server.setup, n++);
-        const headers: Record<string, string> = { authorization: basicAuth(server.setup.users[r.user]!) };
+        const user = server.setup.users[r.user]!;
+        const headers: Record<string, string> = { authorization: basicAuth(user.email, user.key) };
         if (r.body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
         return { ...req, method: r.method, path: r.path, headers, body: r.body };
       },

@@ -19,6 +19,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { basicAuth } from "./auth.js";
 import { freshBenchDatabase } from "./backends.js";
 import { serverEnv, serverFlags } from "./server-flags.js";
 import { sized } from "./short.js";
@@ -100,7 +101,7 @@ async function setup(processes: number, withRedis: boolean, pin: boolean): Promi
   servers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => start(env, pin)))));
   return {
     servers,
-    auth: "Basic " + Buffer.from(`owner@rookery.local:${key}`).toString("base64"),
+    auth: basicAuth("owner@rookery.local", key ?? ""),
     async close() {
       await Promise.all(servers.map(stop));
       await database.drop();

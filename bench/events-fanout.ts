@@ -25,6 +25,7 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags, serverEnv, serverFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -53,7 +54,7 @@ async function serveRookery(clients: number, eventKind: EventKind): Promise<void
   for (let i = 1; i < clients; i++) {
     users.push(await checkCreateUser(app.ctx, { realmId: owner.realm_id, email: `user${i}@bench.test`, fullName: `User ${i}`, password: null, role: 400 }));
   }
-  const auth = (u: { delivery_email: string; api_key: string }) => "Basic " + Buffer.from(`${u.delivery_email}:${u.api_key}`).toString("base64");
+  const auth = (u: { delivery_email: string; api_key: string }) => basicAuth(u.delivery_email, u.api_key);
   if (eventKind === "message") {
     const subscribed = await app.http.inject({
       method: "POST",

@@ -18,6 +18,7 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags, serverEnv, serverFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -72,7 +73,7 @@ async function serve(users: number, channels: number): Promise<void> {
       }
     }
   });
-  const auth = (u: { delivery_email: string; api_key: string }) => "Basic " + Buffer.from(`${u.delivery_email}:${u.api_key}`).toString("base64");
+  const auth = (u: { delivery_email: string; api_key: string }) => basicAuth(u.delivery_email, u.api_key);
   process.on("message", (msg) => {
     if (msg === "stats") {
       const waiting = all.reduce((n, u) => n + app.ctx.queues.ofUser(u.id).filter((q) => q.isWaiting()).length, 0);

@@ -17,6 +17,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { allEndpoints } from "../src/routes/index.js";
 import { faultOf, fuzzableEndpoints, fuzzRequest, send, type Caller, type FuzzRequest } from "../test/harness/fuzz.js";
+import { basicAuth } from "./auth.js";
 import { serverEnv, serverFlags } from "./server-flags.js";
 import { sized } from "./short.js";
 
@@ -68,14 +69,13 @@ await new Promise<void>((resolve, reject) => {
   });
 });
 const url = `http://127.0.0.1:${PORT}`;
-const basic = (email: string, key: string) => "Basic " + Buffer.from(`${email}:${key}`).toString("base64");
 const ownerKey = /key=([A-Za-z0-9]{32})/.exec(banner)?.[1] ?? "";
-const callers: Caller[] = [{ name: "owner", authorization: basic("owner@rookery.local", ownerKey) }];
+const callers: Caller[] = [{ name: "owner", authorization: basicAuth("owner@rookery.local", ownerKey) }];
 for (const [name, role, bot] of [["admin", "admin", false], ["member", "member", false], ["guest", "guest", false], ["bot", "member", true]] as const) {
   const created = JSON.parse(execFileSync(process.execPath, [MAIN, "create-user", "--email", `${name}@fuzz.test`, "--name", name, "--role", role, ...(bot ? ["--bot"] : []), "--json"], { env }).toString()) as { email: string; api_key: string };
-  callers.push({ name, authorization: basic(created.email, created.api_key) });
+  callers.push({ name, authorization: basicAuth(created.email, created.api_key) });
 }
-callers.push({ name: "anonymous", authorization: undefined }, { name: "bad key", authorization: basic("member@fuzz.test", "x".repeat(32)) });
+callers.push({ name: "anonymous", authorization: undefined }, { name: "bad key", authorization: basicAuth("member@fuzz.test", "x".repeat(32)) });
 const endpoints = fuzzableEndpoints(allEndpoints);
 const pid = child.pid ?? 0;
 

@@ -12,6 +12,7 @@ import path from "node:path";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { MESSAGES_FILE, sized } from "./short.js";
 
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
   const app = await buildApp(config, { logger: pino({ level: "warn" }) });
   const base = `${await app.http.listen({ host: "127.0.0.1", port: 0 })}/api/v1`;
   const hamlet = await app.ctx.db.selectFrom("user").selectAll().where("delivery_email", "=", "hamlet@zulip.com").executeTakeFirstOrThrow();
-  const auth = "Basic " + Buffer.from(`${hamlet.delivery_email}:${hamlet.api_key}`).toString("base64");
+  const auth = basicAuth(hamlet.delivery_email, hamlet.api_key);
   const call = async (method: string, p: string, params: Record<string, string>): Promise<{ ms: number; body: Record<string, unknown> }> => {
     const qs = new URLSearchParams(params).toString();
     const t0 = performance.now();

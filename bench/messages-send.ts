@@ -20,6 +20,7 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { sized } from "./short.js";
 
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     ids.push((await checkCreateUser(app.ctx, { realmId: owner.realm_id, email: `user${i}@zulip.com`, fullName: `User ${i}`, password: null, role: Role.MEMBER })).id);
   }
   const base = `${await app.http.listen({ host: "127.0.0.1", port: 0 })}/api/v1`;
-  const authorization = "Basic " + Buffer.from(`${owner.delivery_email}:${owner.api_key}`).toString("base64");
+  const authorization = basicAuth(owner.delivery_email, owner.api_key);
   const form = { authorization, "content-type": "application/x-www-form-urlencoded" };
   const sub = await fetch(`${base}/users/me/subscriptions`, {
     method: "POST",

@@ -33,8 +33,3 @@ export async function benchOrganisation(app: App, count: number, now: number): P
   });
   return users;
 }
-
-/** The Authorization header of `user`. */
-export function basicAuth(user: { email: string; key: string }): string {
-  return "Basic " + Buffer.from(`${user.email}:${user.key}`).toString("base64");
-}

@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { basicAuth } from "./org.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -104,7 +104,7 @@ async function run(creds: Credentials, kind: "presence" | "me" | "hello", lastId
       const i = next++ % creds.users.length;
       context.user = i;
       const user = creds.users[i] as { email: string; key: string };
-      const headers: Record<string, string> = { authorization: basicAuth(user) };
+      const headers: Record<string, string> = { authorization: basicAuth(user.email, user.key) };
       if (kind !== "presence") return { ...req, headers };
       headers["content-type"] = "application/x-www-form-urlencoded";
       return { ...req, headers, body: `status=active&last_update_id=${lastIds[i] ?? -1}` };
@@ -126,7 +126,7 @@ async function warmUp(creds: Credentials, lastIds: number[]): Promise<void> {
   for (let i = 0; i < creds.users.length; i++) {
     const res = await fetch(`${creds.url}/api/v1/users/me/presence`, {
       method: "POST",
-      headers: { authorization: basicAuth(creds.users[i] as { email: string; key: string }), "content-type": "application/x-www-form-urlencoded" },
+      headers: { authorization: basicAuth(creds.users[i]!.email, creds.users[i]!.key), "content-type": "application/x-www-form-urlencoded" },
       body: `status=active&last_update_id=${lastIds[i] ?? -1}`,
     });
     lastIds[i] = ((await res.json()) as { presence_last_update_id: number }).presence_last_update_id;

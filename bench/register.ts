@@ -19,6 +19,7 @@ import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { Role } from "../src/lib/roles.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   for (let i = 1; i < USERS; i++) {
     users.push(await checkCreateUser(app.ctx, { realmId: owner.realm_id, email: `user${i}@bench.test`, fullName: `User ${i}`, password: null, role: Role.MEMBER }));
   }
-  const auth = (u: { delivery_email: string; api_key: string }) => "Basic " + Buffer.from(`${u.delivery_email}:${u.api_key}`).toString("base64");
+  const auth = (u: { delivery_email: string; api_key: string }) => basicAuth(u.delivery_email, u.api_key);
   const post = async (who: (typeof users)[number], p: string, params: Record<string, string>) => {
     const res = await fetch(`${base}${p}`, {
       method: "POST",

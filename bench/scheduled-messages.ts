@@ -17,6 +17,7 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { UserRow } from "../src/db/queries/users.js";
 import { Role } from "../src/lib/roles.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 
 runUnderServerFlags(import.meta.filename);
@@ -39,7 +40,7 @@ async function main(): Promise<void> {
   const post = async (user: UserRow, route: string, params: Record<string, string>) => {
     const res = await fetch(`${base}${route}`, {
       method: "POST",
-      headers: { authorization: "Basic " + Buffer.from(`${user.delivery_email}:${user.api_key}`).toString("base64"), "content-type": "application/x-www-form-urlencoded" },
+      headers: { authorization: basicAuth(user.delivery_email, user.api_key), "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(params).toString(),
     });
     if (res.status !== 200) throw new Error(`${route}: ${await res.text()}`);

@@ -10,6 +10,7 @@
 import { checkCreateUser } from "../src/actions/users.js";
 import { Role } from "../src/lib/roles.js";
 import { startServer } from "../test/harness/server.js";
+import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { sized } from "./short.js";
 
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
   }
   const memberMs = (performance.now() - t0) / 200;
   const iagoRow = server.users.iago;
-  const auth = { authorization: "Basic " + Buffer.from(`${iagoRow.delivery_email}:${iagoRow.api_key}`).toString("base64") };
+  const auth = { authorization: basicAuth(iagoRow.delivery_email, iagoRow.api_key) };
   const base: number[] = [];
   const ours: number[] = [];
   for (let round = 0; round < 2; round++) {
