@@ -126,6 +126,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit,
     clientErrorHandler,
     frameworkErrors,
+    // request.ip: the caller's address, from X-Forwarded-For only when a trusted proxy sent it (the
+    // rightmost address that is not a trusted proxy; a caller's own entries to its left are ignored).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // /users/{email}: an email address may be 254 characters.
     routerOptions: { maxParamLength: 320 },
   });

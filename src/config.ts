@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 
 /** Everything the server and the CLI read from the environment, validated once. */
@@ -30,6 +31,11 @@ export interface Config {
   redisPrefix: string;
   /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
   clusterSecret: string | null;
+  /**
+   * Addresses and CIDR ranges of the reverse proxies in front (ROOKERY_TRUSTED_PROXIES): from them,
+   * and only from them, the caller's address is read from X-Forwarded-For. Empty = no proxy trusted.
+   */
+  trustedProxies: string[];
 }
 
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
@@ -87,7 +93,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (internalUrl !== null && !isHttpUrl(internalUrl)) throw new ConfigError(`ROOKERY_INTERNAL_URL must be an http(s) URL, got "${internalUrl}"`);
   const redisPrefix = env.ROOKERY_REDIS_PREFIX ?? "rookery:";
   const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret };
+  const trustedProxies = parseTrustedProxies(env.ROOKERY_TRUSTED_PROXIES ?? "");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies };
+}
+
+/** A comma- or space-separated list of IPv4/IPv6 addresses and CIDR ranges (10.0.0.0/8, fd00::/8). */
+function parseTrustedProxies(value: string): string[] {
+  const entries = value.split(/[\s,]+/).filter((entry) => entry !== "");
+  for (const entry of entries) {
+    const [address = "", bits, extra] = entry.split("/");
+    const family = net.isIP(address);
+    const maxBits = family === 4 ? 32 : 128;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !validBits || extra !== undefined) {
+      throw new ConfigError(`ROOKERY_TRUSTED_PROXIES must list IP addresses or CIDR ranges (e.g. 10.0.0.0/8, ::1), got "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
