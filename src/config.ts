@@ -35,6 +35,8 @@ export interface Config {
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
 export class ConfigError extends Error {}
 
+/** Hosts that listen on every address: no URL can be made from them. */
+const WILDCARD_HOSTS = ["0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"];
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const LOG_FORMATS = ["json", "pretty"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -48,7 +50,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError(`ROOKERY_DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
   }
-  const externalUrl = (env.ROOKERY_EXTERNAL_URL ?? `http://${host}:${port}`).replace(/\/+$/, "");
+  if (WILDCARD_HOSTS.includes(host) && !env.ROOKERY_EXTERNAL_URL) {
+    // http://0.0.0.0:9991 in the banner, the zuliprc and realm_url would send every client nowhere.
+    throw new ConfigError(`ROOKERY_HOST=${host} listens on every address, so the URL clients use cannot be guessed: set ROOKERY_EXTERNAL_URL (e.g. http://chat.example.com:${port})`);
+  }
+  const externalUrl = (env.ROOKERY_EXTERNAL_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, "");
   if (!isHttpUrl(externalUrl)) {
     throw new ConfigError(`ROOKERY_EXTERNAL_URL must be an http(s) URL, got "${externalUrl}"`);
   }
