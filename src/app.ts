@@ -41,6 +41,7 @@ import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
+import { listenControlSocket, type ControlSocket } from "./events/relay.js";
 
 /** What tests and the server may substitute. */
 export interface AppOptions {
@@ -196,14 +197,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   } else {
     await backlog();
   }
+  let control: ControlSocket | undefined;
   return {
     http,
     ctx,
     async listening(address: string) {
-      await ctx.cluster?.join(config.internalUrl ?? internalAddress(address));
+      if (ctx.cluster) return ctx.cluster.join(config.internalUrl ?? internalAddress(address));
+      // The rookery command hands its changes over here (in a cluster, through the shared stream).
+      control = await listenControlSocket(config.dataDir, (commit) => ctx.bus.publish(commit), log);
     },
     async close() {
       if (ctx.cluster) return closeClusterMember(http, ctx);
+      await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
       await ctx.unclaimedUploads.stop();
