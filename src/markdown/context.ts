@@ -34,6 +34,8 @@ export interface RenderContext {
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
   /** The realm's linkifiers, in the order they apply. */
   linkifiers?: readonly RenderLinkifier[];
+  /** The organisation's inline_image_preview setting: previews of images, uploaded or linked (off when absent). */
+  inlineImagePreview?: boolean;
   /** The preview of an uploaded image, by path id; undefined for files that are not images. */
   uploadPreview?(pathId: string): UploadPreview | undefined;
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */
