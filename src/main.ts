@@ -24,6 +24,7 @@ import { ApiError } from "./base/errors.js";
 import { ROLE_NAMES } from "./lib/roles.js";
 import { randomToken } from "./base/secrets.js";
 import { checkFullName } from "./lib/users.js";
+import { relayBus } from "./events/relay.js";
 import { serve } from "./server.js";
 import { isWorker, serveWorkers } from "./cluster/workers.js";
 
@@ -123,8 +124,14 @@ function config(): Config {
   }
 }
 
+/**
+ * Runs a command on the database. Its changes reach a running server's clients and caches: in
+ * cluster mode through the cluster's stream, otherwise through the server's control socket.
+ */
 async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void> {
-  const ctx = await createContext({ ...config(), logLevel: "warn" });
+  const settings = config();
+  const bus = settings.redisUrl === null ? relayBus(settings.dataDir, (message) => process.stderr.write(`rookery: warning: ${message}\n`)) : undefined;
+  const ctx = await createContext({ ...settings, logLevel: "warn" }, bus ? { bus } : {});
   try {
     await fn(ctx);
   } catch (error) {

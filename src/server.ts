@@ -4,6 +4,7 @@ import { defaultRealm } from "./db/queries/realms.js";
 import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./base/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
+import { lockDataDir } from "./data-lock.js";
 
 /**
  * Connections the kernel may hold for the server to accept (it caps this at net.core.somaxconn).
@@ -14,6 +15,8 @@ const ACCEPT_QUEUE = 4096;
 
 /** Starts the server: builds the app, creates the first organisation on an empty database, listens. */
 export async function serve(config: Config): Promise<App> {
+  // One server per data folder; the processes of a cluster share theirs on purpose.
+  const lock = config.redisUrl === null ? lockDataDir(config.dataDir) : undefined;
   const app = await buildApp(config);
   const firstRun = !(await defaultRealm(app.ctx.db));
   let welcome = "";
@@ -29,7 +32,10 @@ export async function serve(config: Config): Promise<App> {
     closing = true;
     app.ctx.log.info({ signal }, "shutting down");
     app.close().then(
-      () => process.exit(0),
+      () => {
+        lock?.release();
+        process.exit(0);
+      },
       (error: unknown) => {
         app.ctx.log.error({ err: error }, "shutdown failed");
         process.exit(1);
