@@ -200,3 +200,36 @@ describe("web state: Zulip's narrow URLs", () => {
     expect(matches([{ operator: "is", operand: "dm" }], dm, ME)).toBe(true);
   });
 });
+
+describe("web state: the search language", async () => {
+  const { parseQuery, suggest, termsToQuery } = await import("../../web/state/search.js");
+  it("parses operators, synonyms, negation, quotes and free text", () => {
+    const s = snapshot();
+    expect(parseQuery('stream:"general chat" -is:starred from:me topic:"a b" hello world', s)).toEqual([
+      { operator: "channel", operand: "1" },
+      { operator: "is", operand: "starred", negated: true },
+      { operator: "sender", operand: "10" },
+      { operator: "topic", operand: "a b" },
+      { operator: "search", operand: "hello world" },
+    ]);
+    expect(parseQuery("dm:ann@x.org,bo@x.org has:link", s)).toEqual([
+      { operator: "dm", operand: "11,12" },
+      { operator: "has", operand: "link" },
+    ]);
+    expect(parseQuery("near:12 id:5 unknown:x", s)).toEqual([
+      { operator: "near", operand: "12" },
+      { operator: "id", operand: "5" },
+      { operator: "search", operand: "unknown:x" },
+    ]);
+    expect(termsToQuery(parseQuery('channel:"general chat" sender:ann@x.org hi', s), s)).toBe('channel:"general chat" sender:ann@x.org hi');
+  });
+
+  it("suggests operators, channels, people and values", () => {
+    const s = snapshot();
+    expect(suggest("chan", s).map((x) => x.query)).toEqual(["channel:", "channels:"]);
+    expect(suggest("channel:gen", s).map((x) => x.query)).toEqual(['channel:"general chat" ']);
+    expect(suggest("sender:an", s).map((x) => x.query)).toEqual(["sender:ann@x.org "]);
+    expect(suggest("-is:st", s).map((x) => x.query)).toEqual(["-is:starred "]);
+    expect(suggest("", s)[0]).toEqual({ query: "is:mentioned ", label: "Mentions" });
+  });
+});
