@@ -24,6 +24,10 @@ export async function openPage(context: BrowserContext, errors: string[]): Promi
     if (msg.type() === "error") errors.push(`${page.url()}: ${msg.text()}`);
   });
   page.on("pageerror", (err) => errors.push(`${page.url()}: ${err.message}`));
+  // Console errors about failed loads do not name the URL; this does.
+  page.on("response", (res) => {
+    if (res.status() >= 400) errors.push(`${res.request().method()} ${new URL(res.url()).pathname}: ${res.status()}`);
+  });
   return page;
 }
 
