@@ -4,6 +4,7 @@ import { dmKeyOf, userName } from "../state/conversation.js";
 import { termsToHash } from "../state/narrow.js";
 import type { Message, Reaction, State } from "../state/types.js";
 import { MessageActions } from "./actions/message-actions.js";
+import { Avatar } from "./avatar.js";
 import { EchoStatus } from "./compose/compose.js";
 import { Widget } from "./widgets/widget.js";
 import { emojiChar, fullTimeOf, timeOf } from "./format.js";
@@ -13,9 +14,8 @@ export function RecipientBar({ s, m }: { s: State; m: Message }) {
   if (m.type === "stream") {
     const streamId = m.stream_id ?? 0;
     const name = s.streams.get(streamId)?.name ?? (typeof m.display_recipient === "string" ? m.display_recipient : "unknown");
-    const color = s.subs.get(streamId)?.color ?? "#c2c2c2";
     return (
-      <div class="recipient-bar" style={{ "--channel-color": color }}>
+      <div class="recipient-bar">
         <a class="channel" href={termsToHash([{ operator: "channel", operand: String(streamId) }], s)}>
           # {name}
         </a>
@@ -52,7 +52,7 @@ export class MessageRow extends Component<RowProps> {
     const name = sender?.full_name ?? m.sender_full_name;
     return (
       <article class={`message${showSender ? " first" : ""}${unread ? " unread" : ""}${m.flags.some((f) => f.includes("mentioned")) ? " mentioned" : ""}`} data-id={m.id} aria-label={`${name}, ${timeOf(s, m.timestamp)}`}>
-        <div class="gutter">{showSender ? <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" width={36} height={36} /> : <time class="hover-time">{timeOf(s, m.timestamp)}</time>}</div>
+        <div class="gutter">{showSender ? <Avatar s={s} userId={m.sender_id} fallbackUrl={m.avatar_url} name={name} /> : <time class="hover-time">{timeOf(s, m.timestamp)}</time>}</div>
         <div class="body">
           {showSender && (
             <div class="sender-line">
