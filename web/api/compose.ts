@@ -79,3 +79,8 @@ export function uploadFile(file: File, progress: (fraction: number) => void): { 
   });
   return { done, abort: () => xhr.abort() };
 }
+
+/** POST /users/me/presence as the web app pings it: active or idle, whether the user did anything since. */
+export function sendPresence(status: "active" | "idle", newUserInput: boolean): Promise<unknown> {
+  return call("POST", "users/me/presence", { status, new_user_input: newUserInput, ping_only: true, slim_presence: true });
+}

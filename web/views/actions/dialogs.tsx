@@ -4,6 +4,7 @@ import { deleteMessage, editMessage, fetchHistory, fetchRaw, fetchReadReceipts, 
 import { userName } from "../../state/conversation.js";
 import { current } from "../../state/store.js";
 import type { Message } from "../../state/types.js";
+import { Avatar } from "../avatar.js";
 import { fullTimeOf } from "../format.js";
 import { closeDialog, openDialog } from "../overlay.js";
 
@@ -225,7 +226,7 @@ function Receipts({ m }: { m: Message }) {
       <ul class="people-list">
         {ids.map((id) => (
           <li key={id}>
-            <img class="avatar small" src={s.users.get(id)?.avatar_url ?? `/avatar/${id}`} alt="" width={24} height={24} />
+            <Avatar s={s} userId={id} name={userName(s, id)} size={24} />
             {userName(s, id)}
           </li>
         ))}

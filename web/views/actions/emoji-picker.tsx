@@ -21,8 +21,7 @@ function Picker({ onPick }: { onPick: (e: Picked) => void }) {
   const [error, setError] = useState("");
   const s = current();
   useEffect(() => {
-    const url = typeof s.realm.server_emoji_data_url === "string" ? s.realm.server_emoji_data_url : undefined;
-    loadUnicodeEmoji(url).then(setUnicode, () => setError("Could not load the emoji list"));
+    loadUnicodeEmoji(s.realm.server_emoji_data_url).then(setUnicode, () => setError("Could not load the emoji list"));
   }, []);
   const all = useMemo(() => {
     const custom = Object.entries(s.realmEmoji)

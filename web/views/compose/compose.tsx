@@ -27,6 +27,7 @@ export function requestCompose(value: Partial<ComposeValue>, append?: string): v
   composeRequest.value = { value, append, n: (composeRequest.value?.n ?? 0) + 1 };
 }
 
+const NO_TOPIC = "(no topic)";
 let unicodeEmoji: EmojiEntry[] = [];
 const topicCache = new Map<number, string[]>();
 
@@ -111,7 +112,7 @@ export function Compose() {
   const refreshTypeahead = (el: HTMLTextAreaElement) => {
     const before = el.value.slice(0, el.selectionStart);
     if (/(?:^|\s):[a-z0-9_+-]{2,}$/i.test(before) && unicodeEmoji.length === 0) {
-      void loadUnicodeEmoji(typeof s.realm.server_emoji_data_url === "string" ? s.realm.server_emoji_data_url : undefined)
+      void loadUnicodeEmoji(s.realm.server_emoji_data_url)
         .then((list) => {
           unicodeEmoji = list;
           if (text.current) refreshTypeahead(text.current);
@@ -300,7 +301,20 @@ export function Compose() {
           </button>
           <span class="spacer" />
           <label class="enter-setting" title="When off, Ctrl+Enter sends">
-            <input type="checkbox" checked={enterSends} onChange={(e) => void updateSetting("enter_sends", e.currentTarget.checked).catch((err: Error) => setError(err.message))} /> Enter sends
+            <input
+              type="checkbox"
+              checked={enterSends}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                // At once, as the server's user_settings event will: the next key already follows it.
+                update((st) => ({ ...st, settings: { ...st.settings, enter_sends: on } }));
+                void updateSetting("enter_sends", on).catch((err: Error) => {
+                  update((st) => ({ ...st, settings: { ...st.settings, enter_sends: !on } }));
+                  setError(err.message);
+                });
+              }}
+            />{" "}
+            Enter sends
           </label>
           <button type="submit" class="send">
             Send
@@ -331,14 +345,15 @@ function send(s: State, v: ComposeValue): void {
   const localId = String(id);
   const fields: Pick<Message, "id" | "type" | "stream_id" | "subject" | "display_recipient"> =
     dest.type === "stream"
-      ? { id, type: "stream", stream_id: dest.streamId, subject: dest.topic.trim(), display_recipient: s.streams.get(dest.streamId)?.name ?? "" }
+      ? { id, type: "stream", stream_id: dest.streamId, subject: dest.topic.trim() || NO_TOPIC, display_recipient: s.streams.get(dest.streamId)?.name ?? "" }
       : { id, type: "private", subject: "", display_recipient: [...new Set([s.me, ...dest.to])].map((uid) => ({ id: uid, email: s.users.get(uid)?.email ?? "", full_name: userName(s, uid) })) };
   update((st) => addEcho(st, echoMessage(st, fields, v.content, localId)));
   deliver(id, dest, v.content, localId);
 }
 
 function deliver(id: number, dest: Destination, content: string, localId: string): void {
-  sendMessage(dest.type === "stream" ? { ...dest, topic: dest.topic.trim() } : dest, content, currentQueueId(), localId).then(
+  // An empty topic is sent as Zulip's web app sends it (the server refuses an empty one).
+  sendMessage(dest.type === "stream" ? { ...dest, topic: dest.topic.trim() || NO_TOPIC } : dest, content, currentQueueId(), localId).then(
     (answer) => update((st) => echoSent(st, id, answer.id)),
     (err: Error) => update((st) => setEchoStatus(st, id, "failed", err.message)),
   );

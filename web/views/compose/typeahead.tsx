@@ -5,6 +5,7 @@
  */
 import type { EmojiEntry } from "../../api/emoji.js";
 import type { State } from "../../state/types.js";
+import { sameOrigin } from "../avatar.js";
 import { emojiChar } from "../format.js";
 
 export type Suggestion = { key: string; label: string; detail?: string; insert: string; icon?: { kind: "img" | "char"; value: string } };
@@ -44,7 +45,8 @@ export function matchPeople(s: State, q: string, includeMe = true): Suggestion[]
     label: u.full_name,
     detail: u.email,
     insert: (dup.get(u.full_name) ?? 0) > 1 ? `${u.full_name}|${u.user_id}` : u.full_name,
-    icon: { kind: "img", value: u.avatar_url ?? `/avatar/${u.user_id}` },
+    // Zulip's system bots' pictures are at /static/images/ paths this server does not have.
+    icon: sameOrigin(u.avatar_url) && !u.avatar_url.includes("/static/images/") ? { kind: "img", value: u.avatar_url } : { kind: "char", value: u.is_bot ? "🤖" : "👤" },
   }));
 }
 

@@ -2,6 +2,7 @@
 import { dmKeyOf, userName } from "../../state/conversation.js";
 import { termsToHash } from "../../state/narrow.js";
 import type { State } from "../../state/types.js";
+import { Avatar } from "../avatar.js";
 import { closeDialog } from "../overlay.js";
 import { Emoji } from "../message-row.js";
 import { useStateOf } from "../select.js";
@@ -31,7 +32,7 @@ export function ProfileCard({ userId }: { userId: number }) {
   return (
     <div class="profile-card">
       <div class="profile-head">
-        <img class="avatar large" src={u.avatar_url ?? `/avatar/${u.user_id}`} alt="" width={80} height={80} />
+        <Avatar s={s} userId={u.user_id} name={u.full_name} size={80} />
         <div>
           <div class="profile-name">
             <span class={`dot ${presence}`} aria-hidden="true" /> {u.full_name}

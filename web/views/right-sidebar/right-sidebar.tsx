@@ -1,5 +1,6 @@
 /** The right sidebar: people by presence (active, idle, offline), with status emoji and text; a profile card on click. */
 import { useEffect, useState } from "preact/hooks";
+import { sendPresence } from "../../api/compose.js";
 import type { State, User } from "../../state/types.js";
 import { openDialog } from "../overlay.js";
 import { Emoji } from "../message-row.js";
@@ -20,6 +21,43 @@ export function presenceOf(s: State, id: number, nowS: number): Presence {
   return "offline";
 }
 
+/** Zulip's web app pings presence every minute, and counts the user idle after 5 minutes without input. */
+const PING_MS = 60000;
+const IDLE_AFTER_MS = 5 * 60000;
+
+/** Pings the server with our presence while the app is open. */
+function usePresencePings(): void {
+  useEffect(() => {
+    let lastInput = Date.now();
+    let inputSincePing = true;
+    const onInput = () => {
+      lastInput = Date.now();
+      inputSincePing = true;
+    };
+    const ping = () => {
+      const active = document.visibilityState === "visible" && Date.now() - lastInput < IDLE_AFTER_MS;
+      void sendPresence(active ? "active" : "idle", inputSincePing).catch(() => undefined);
+      inputSincePing = false;
+    };
+    const events = ["keydown", "mousedown", "pointermove", "wheel", "touchstart"] as const;
+    for (const e of events) addEventListener(e, onInput, { passive: true });
+    const onVisible = () => {
+      if (document.visibilityState === "visible") {
+        onInput();
+        ping();
+      }
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    ping();
+    const timer = setInterval(ping, PING_MS);
+    return () => {
+      clearInterval(timer);
+      for (const e of events) removeEventListener(e, onInput);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, []);
+}
+
 const order: Record<Presence, number> = { active: 0, idle: 1, offline: 2 };
 const presenceLabel: Record<Presence, string> = { active: "Active", idle: "Idle", offline: "Offline" };
 
@@ -27,6 +65,7 @@ export function RightSidebar() {
   const s = useStateOf((st) => [st.users, st.presence, st.userStatus, st.realmEmoji]);
   const [now, setNow] = useState(() => Date.now() / 1000);
   const [filter, setFilter] = useState("");
+  usePresencePings();
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now() / 1000), 30000);
     return () => clearInterval(t);
@@ -57,9 +96,13 @@ function Person({ s, u, p }: { s: State; u: User; p: Presence }) {
     <li class={`person ${p}`}>
       <button type="button" onClick={() => openDialog(u.full_name, () => <ProfileCard userId={u.user_id} />)} aria-label={`${u.full_name} (${presenceLabel[p]})`}>
         <span class={`dot ${p}`} title={presenceLabel[p]} aria-hidden="true" />
-        <span class="name">{u.full_name}</span>
-        {emoji && <Emoji s={s} r={emoji} />}
-        {text && <span class="status-text">{text}</span>}
+        <span class="who">
+          <span class="name-line">
+            <span class="name">{u.full_name}</span>
+            {emoji && <Emoji s={s} r={emoji} />}
+          </span>
+          {text && <span class="status-text">{text}</span>}
+        </span>
       </button>
     </li>
   );
