@@ -2,7 +2,7 @@ import path from "node:path";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
-import { systemClock, type Clock } from "./clock.js";
+import { systemClock, type Clock } from "./base/clock.js";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
@@ -10,18 +10,18 @@ import { localBus, type EventBus } from "./events/bus.js";
 import { applyChanges } from "./events/changes.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
-import { notFound } from "./http/errors.js";
+import { notFound } from "./base/errors.js";
 import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
 import { registerEndpoints, sendError } from "./http/router.js";
-import { RateLimiter } from "./http/rate-limit.js";
+import { RateLimiter } from "./base/rate-limit.js";
 import { multipartLimits, streamingBodies } from "./http/uploads.js";
-import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
+import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
-import { DueTimer, everyInterval } from "./due-timer.js";
+import { DueTimer, everyInterval } from "./base/due-timer.js";
 import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
 import { deliverDueScheduledMessages } from "./actions/scheduled-delivery.js";
 import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
@@ -34,7 +34,7 @@ import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
-import { Metrics } from "./http/metrics.js";
+import { Metrics } from "./base/metrics.js";
 import { registerFileRoutes } from "./routes/uploads.js";
 import { registerAvatarRoutes } from "./routes/avatars.js";
 import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
@@ -135,6 +135,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const http = Fastify({
     logger: false,
     bodyLimit,
+    ...requestTimeouts(config.bodyTimeoutS),
     clientErrorHandler,
     frameworkErrors,
     // request.ip: the caller's address, from X-Forwarded-For only when a trusted proxy sent it (the
@@ -277,4 +278,16 @@ async function closeHttp(http: FastifyInstance): Promise<void> {
   } finally {
     clearInterval(sweep);
   }
+}
+
+/**
+ * Node's limit on the time to receive one request (headers and body), checked every second; a
+ * client that has not finished in time gets 408 and loses its connection. A request without a
+ * body is whole once its headers are in, so a long-poll's wait for events is not counted. The
+ * headers keep Node's 60 s limit, or the whole request's if that is shorter.
+ */
+function requestTimeouts(seconds: number): { requestTimeout: number; http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number } } {
+  const ms = seconds * 1000;
+  const headersTimeout = ms === 0 ? 60_000 : Math.min(60_000, ms);
+  return { requestTimeout: ms, http: { requestTimeout: ms, headersTimeout, connectionsCheckingInterval: 1000 } };
 }

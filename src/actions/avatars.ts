@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import { updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import type { UploadedFile } from "../http/uploads.js";
 import { realmProp } from "../lib/realm-props.js";
 import { isAdmin, Role } from "../lib/roles.js";

@@ -15,7 +15,7 @@ import {
 import type { RealmRow } from "../db/queries/realms.js";
 import { userByDeliveryEmail, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import {
   canCreateMultiuseInvite,
   canInviteToRealm,
@@ -26,7 +26,7 @@ import {
   parseInviteeEmails,
 } from "../lib/invites.js";
 import { isAdmin } from "../lib/roles.js";
-import { randomToken } from "../lib/secrets.js";
+import { randomToken } from "../base/secrets.js";
 import { accessStreamById } from "../lib/streams.js";
 import { realmSetting } from "../lib/realm-props.js";
 import { emailDomainRefusal } from "../lib/realm/domains.js";

@@ -3,7 +3,7 @@ import { write, type AppContext } from "../context.js";
 import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { RealmEvent } from "../events/types.js";
-import { adminRequired, badRequest } from "../http/errors.js";
+import { adminRequired, badRequest } from "../base/errors.js";
 import type { UploadedFile } from "../http/uploads.js";
 import { brandingVersion, MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, PLAN_TYPE_LIMITED, realmBrandingKey, realmIconUrl, realmLogoUrl, type LogoKind } from "../lib/realm/branding.js";
 import { realmProp, realmProps } from "../lib/realm-props.js";

@@ -16,10 +16,10 @@ import {
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { activeStreamsByIds, defaultStreamIds } from "../db/queries/streams.js";
 import { userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { inviteStreamIds, isValidEmail, joinUrl } from "../lib/invites.js";
 import { isStrongPassword } from "../lib/passwords.js";
-import { hashPassword, randomToken } from "../lib/secrets.js";
+import { hashPassword, randomToken } from "../base/secrets.js";
 import { checkFullName, checkFullNameAvailable } from "../lib/users.js";
 import { emailDomainRefusal } from "../lib/realm/domains.js";
 import { notifyInvitesChanged } from "./invites.js";

@@ -13,9 +13,9 @@ import {
   type UserRow,
 } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest, ownerRequired, adminRequired } from "../http/errors.js";
+import { ApiError, badRequest, ownerRequired, adminRequired } from "../base/errors.js";
 import { Role } from "../lib/roles.js";
-import { hashPassword, randomToken } from "../lib/secrets.js";
+import { hashPassword, randomToken } from "../base/secrets.js";
 import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
 import { initialSettingsFor } from "../lib/settings.js";
 import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js";

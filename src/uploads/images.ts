@@ -1,5 +1,5 @@
 import type { Metadata, Sharp, SharpOptions } from "sharp";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 
 /** Zulip's IMAGE_BOMB_TOTAL_PIXELS: no image whose pixels (all frames together) exceed this is decoded. */
 export const IMAGE_BOMB_TOTAL_PIXELS = 90_000_000;
