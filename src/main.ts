@@ -11,7 +11,7 @@
 //   memory a burst leaves behind.
 // - --expose-gc lets the server collect once after a burst (heap.ts, collectAfterBursts).
 // First: it holds off the young generation's growth while the rest loads.
-import { allowYoungGenerationGrowth, collectAfterBursts } from "./heap.js";
+import { allowYoungGenerationGrowth, collectAfterBursts } from "./base/heap.js";
 import { Command, Option } from "commander";
 import { createRealm } from "./actions/realms.js";
 import { backup, restore } from "./backup.js";
@@ -21,9 +21,9 @@ import { addOperatorCommands } from "./cli/operator.js";
 import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
-import { ApiError } from "./http/errors.js";
+import { ApiError } from "./base/errors.js";
 import { ROLE_NAMES } from "./lib/roles.js";
-import { randomToken } from "./lib/secrets.js";
+import { randomToken } from "./base/secrets.js";
 import { checkFullName } from "./lib/users.js";
 import { serve } from "./server.js";
 import { isWorker, serveWorkers } from "./cluster/workers.js";

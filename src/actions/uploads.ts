@@ -17,7 +17,7 @@ import type { MessageRow } from "../db/queries/messages.js";
 import type { StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import type { IncomingFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess } from "../lib/attachments.js";
 import { realmProp } from "../lib/realm-props.js";

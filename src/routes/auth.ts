@@ -4,11 +4,11 @@ import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { userByDeliveryEmail } from "../db/queries/users.js";
 import { endpoint, publicEndpoint } from "../http/endpoint.js";
-import { ApiError, badRequest, rateLimited } from "../http/errors.js";
+import { ApiError, badRequest, rateLimited } from "../base/errors.js";
 import { str } from "../http/params.js";
 import { realmIconUrl } from "../lib/realm/branding.js";
-import { verifyPassword } from "../lib/secrets.js";
-import { FEATURE_LEVEL, VERSION } from "../version.js";
+import { verifyPassword } from "../base/secrets.js";
+import { FEATURE_LEVEL, VERSION } from "../base/version.js";
 
 const AUTHENTICATION_METHODS = {
   password: true,

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import path from "node:path";
-import { loadOrCreateKey } from "../lib/secrets.js";
+import { loadOrCreateKey } from "../base/secrets.js";
 
 /**
  * Zulip's sanitize_name: Unicode letters, digits, "_", ".", "-" kept (NFKC-normalised), other

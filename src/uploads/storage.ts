@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { randomToken } from "../lib/secrets.js";
+import { randomToken } from "../base/secrets.js";
 import { uploadFolderOf } from "./paths.js";
 
 /** A byte range of a stored file, both ends included (HTTP Range semantics). */
