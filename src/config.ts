@@ -28,6 +28,8 @@ export interface Config {
   internalUrl: string | null;
   /** The prefix of every Redis key of the cluster (ROOKERY_REDIS_PREFIX, default "rookery:"). */
   redisPrefix: string;
+  /** The built web app: manifest.json and the hashed files it names (ROOKERY_WEB_DIR, default ./dist/web). */
+  webDir: string;
   /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
   clusterSecret: string | null;
 }
@@ -81,7 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (internalUrl !== null && !isHttpUrl(internalUrl)) throw new ConfigError(`ROOKERY_INTERNAL_URL must be an http(s) URL, got "${internalUrl}"`);
   const redisPrefix = env.ROOKERY_REDIS_PREFIX ?? "rookery:";
   const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret };
+  const webDir = path.resolve(env.ROOKERY_WEB_DIR ?? "./dist/web");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, webDir };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

@@ -409,6 +409,15 @@ export interface ImageAttachmentTable {
   thumbnail_metadata: string;
 }
 
+/** A signed-in browser; `id` is the SHA-256 digest (hex) of its cookie. */
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -447,4 +456,5 @@ export interface Database {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
+  session: SessionTable;
 }

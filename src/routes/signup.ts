@@ -97,7 +97,7 @@ function formPage(invitation: Invitation, key: string, values: { email?: string;
     ...fields,
     `</form>`,
   ].join("\n");
-  return page(`Join ${realm}`, body, true);
+  return page(`Join ${realm}`, body, { titleEscaped: true });
 }
 
 function keyOf(request: FastifyRequest): string {
