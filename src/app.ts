@@ -46,6 +46,8 @@ import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
+import { httpsServerFactory } from "./tls.js";
+import { listenControlSocket, type ControlSocket } from "./events/relay.js";
 
 /** What tests and the server may substitute. */
 export interface AppOptions {
@@ -133,6 +135,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit,
     clientErrorHandler,
     frameworkErrors,
+    // request.ip: the caller's address, from X-Forwarded-For only when a trusted proxy sent it (the
+    // rightmost address that is not a trusted proxy; a caller's own entries to its left are ignored).
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    ...(config.tls ? { serverFactory: httpsServerFactory(config.tls) } : {}),
     // /users/{email}: an email address may be 254 characters.
     routerOptions: { maxParamLength: 320 },
   });
@@ -156,7 +162,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
     const route = request.routeOptions.url ?? "(unmatched)";
     ctx.metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (logRequests) log.info({ method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId }, "request");
+    if (!logRequests) return done();
+    const line = { method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId, address: request.ip };
+    // A load balancer checks every few seconds: those lines would drown the others.
+    if (route === "/health" && reply.statusCode === 200) log.debug(line, "request");
+    else log.info(line, "request");
     done();
   });
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
@@ -206,14 +216,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   } else {
     await backlog();
   }
+  let control: ControlSocket | undefined;
   return {
     http,
     ctx,
     async listening(address: string) {
-      await ctx.cluster?.join(config.internalUrl ?? internalAddress(address));
+      if (ctx.cluster) return ctx.cluster.join(config.internalUrl ?? internalAddress(address));
+      // The rookery command hands its changes over here (in a cluster, through the shared stream).
+      control = await listenControlSocket(config.dataDir, (commit) => ctx.bus.publish(commit), log);
     },
     async close() {
       if (ctx.cluster) return closeClusterMember(http, ctx);
+      await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
       await ctx.unclaimedUploads.stop();

@@ -4,6 +4,8 @@ import { defaultRealm } from "./db/queries/realms.js";
 import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./lib/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
+import { lockDataDir } from "./data-lock.js";
+import { reloadCertificate } from "./tls.js";
 
 /**
  * Connections the kernel may hold for the server to accept (it caps this at net.core.somaxconn).
@@ -14,6 +16,8 @@ const ACCEPT_QUEUE = 4096;
 
 /** Starts the server: builds the app, creates the first organisation on an empty database, listens. */
 export async function serve(config: Config): Promise<App> {
+  // One server per data folder; the processes of a cluster share theirs on purpose.
+  const lock = config.redisUrl === null ? lockDataDir(config.dataDir) : undefined;
   const app = await buildApp(config);
   const firstRun = !(await defaultRealm(app.ctx.db));
   let welcome = "";
@@ -29,7 +33,10 @@ export async function serve(config: Config): Promise<App> {
     closing = true;
     app.ctx.log.info({ signal }, "shutting down");
     app.close().then(
-      () => process.exit(0),
+      () => {
+        lock?.release();
+        process.exit(0);
+      },
       (error: unknown) => {
         app.ctx.log.error({ err: error }, "shutdown failed");
         process.exit(1);
@@ -39,6 +46,9 @@ export async function serve(config: Config): Promise<App> {
   // Before the ready line: a supervisor may signal as soon as it reads it.
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  const tls = config.tls;
+  // A renewed certificate is served without a restart (as nginx and HAProxy reload theirs).
+  if (tls) process.on("SIGHUP", () => reloadCertificate(app.http.server, tls, app.ctx.log));
   const address = await app.http.listen({ host: config.host, port: config.port, backlog: ACCEPT_QUEUE });
   if (isWorker()) {
     // The shared port reaches any worker: forwarded requests come to an address of this worker's own.

@@ -21,8 +21,7 @@
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { EventBus } from "../events/bus.js";
-import type { CacheChange, Commit } from "../events/changes.js";
-import type { QueuedEvent } from "../events/types.js";
+import { parseCommitText, type Commit } from "../events/changes.js";
 import { compareStreamIds, type ClusterKeys } from "./redis.js";
 
 /** Entries kept in the stream (approximately): what a process may fall behind by and still catch up. */
@@ -255,25 +254,5 @@ export class StreamBus implements EventBus {
 function parseCommit(fields: string[]): Commit | undefined {
   const text = fields[fields.indexOf("c") + 1];
   if (fields.indexOf("c") < 0 || text === undefined) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== "object" || data === null || !("events" in data) || !("changes" in data)) return undefined;
-  const { events, changes } = data;
-  if (!Array.isArray(events) || !Array.isArray(changes)) return undefined;
-  if (!events.every(isQueuedEvent) || !changes.every(isCacheChange)) return undefined;
-  return { events, changes };
-}
-
-function isQueuedEvent(value: unknown): value is QueuedEvent {
-  if (typeof value !== "object" || value === null || !("event" in value) || !("userIds" in value)) return false;
-  const { event, userIds } = value;
-  return typeof event === "object" && event !== null && "type" in event && typeof event.type === "string" && Array.isArray(userIds);
-}
-
-function isCacheChange(value: unknown): value is CacheChange {
-  return typeof value === "object" && value !== null && "cache" in value && typeof value.cache === "string";
+  return parseCommitText(text);
 }

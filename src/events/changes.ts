@@ -63,3 +63,28 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
     }
   }
 }
+
+/** A commit sent as JSON by another process (the cluster stream, the CLI), or undefined when it is not one. */
+export function parseCommitText(text: string): Commit | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof data !== "object" || data === null || !("events" in data) || !("changes" in data)) return undefined;
+  const { events, changes } = data;
+  if (!Array.isArray(events) || !Array.isArray(changes)) return undefined;
+  if (!events.every(isQueuedEvent) || !changes.every(isCacheChange)) return undefined;
+  return { events, changes };
+}
+
+function isQueuedEvent(value: unknown): value is QueuedEvent {
+  if (typeof value !== "object" || value === null || !("event" in value) || !("userIds" in value)) return false;
+  const { event, userIds } = value;
+  return typeof event === "object" && event !== null && "type" in event && typeof event.type === "string" && Array.isArray(userIds);
+}
+
+function isCacheChange(value: unknown): value is CacheChange {
+  return typeof value === "object" && value !== null && "cache" in value && typeof value.cache === "string";
+}

@@ -1,4 +1,6 @@
 import { randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
@@ -37,4 +39,21 @@ export async function verifyPassword(password: string, stored: string | null): P
   const expected = Buffer.from(hash!, "base64");
   const actual = await scryptAsync(password.normalize("NFKC"), Buffer.from(salt!, "base64"), expected.length);
   return timingSafeEqual(expected, actual) && usable;
+}
+
+/** The key kept in `file` (32 random bytes, made on first use, readable by its owner only). */
+export function loadOrCreateKey(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    try {
+      fs.writeFileSync(file, key, { flag: "wx", mode: 0o600 });
+      return key;
+    } catch {
+      // Another process wrote it first.
+      return fs.readFileSync(file);
+    }
+  }
 }

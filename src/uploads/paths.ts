@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
+import { loadOrCreateKey } from "../lib/secrets.js";
 
 /**
  * Zulip's sanitize_name: Unicode letters, digits, "_", ".", "-" kept (NFKC-normalised), other
@@ -81,7 +81,7 @@ export class UrlSigner {
   private readonly key: Buffer;
 
   constructor(dataDir: string) {
-    this.key = loadKey(path.join(dataDir, "secrets", "upload-url-key"));
+    this.key = loadOrCreateKey(path.join(dataDir, "secrets", "upload-url-key"));
   }
 
   /** A token naming `pathId` until `now` + 60 s. */
@@ -108,21 +108,5 @@ export class UrlSigner {
 
   private mac(payload: string): string {
     return createHmac("sha256", this.key).update(payload).digest("base64url");
-  }
-}
-
-function loadKey(file: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const key = randomBytes(32);
-    try {
-      fs.writeFileSync(file, key, { flag: "wx", mode: 0o600 });
-      return key;
-    } catch {
-      // Another process wrote it first.
-      return fs.readFileSync(file);
-    }
   }
 }

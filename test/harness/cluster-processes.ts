@@ -78,6 +78,8 @@ export interface ProcessCluster {
   proxy: Proxy;
   /** The owner's credentials, printed by the first process on the empty database. */
   auth: { authorization: string };
+  /** The environment the processes run with (the rookery command run with it joins the cluster). */
+  env: NodeJS.ProcessEnv;
   /** Starts one more process of the same cluster. */
   spawn(): Promise<Member>;
   stop(): Promise<void>;
@@ -87,19 +89,18 @@ export interface ProcessCluster {
 export async function startProcessCluster(main: string, pgAdminUrl: string, redisUrl: string, count = 3): Promise<ProcessCluster> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-cluster-procs-"));
   const { url: databaseUrl, drop } = await freshPostgres(pgAdminUrl);
+  const env = {
+    ...process.env,
+    ROOKERY_DATA_DIR: dataDir,
+    ROOKERY_DATABASE_URL: databaseUrl,
+    ROOKERY_REDIS_URL: redisUrl,
+    ROOKERY_LOG_LEVEL: "warn",
+    ROOKERY_RATE_LIMIT_PER_MINUTE: "0",
+    ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0",
+  };
   const spawnOne = async (): Promise<Member> => {
     const port = await freePort();
-    const env = {
-      ...process.env,
-      ROOKERY_DATA_DIR: dataDir,
-      ROOKERY_DATABASE_URL: databaseUrl,
-      ROOKERY_REDIS_URL: redisUrl,
-      ROOKERY_PORT: String(port),
-      ROOKERY_LOG_LEVEL: "warn",
-      ROOKERY_RATE_LIMIT_PER_MINUTE: "0",
-      ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0",
-    };
-    const { child, out } = await spawnServer(main, env);
+    const { child, out } = await spawnServer(main, { ...env, ROOKERY_PORT: String(port) });
     return { child, out, url: `http://127.0.0.1:${port}` };
   };
   const members = [await spawnOne()];
@@ -111,6 +112,7 @@ export async function startProcessCluster(main: string, pgAdminUrl: string, redi
     members,
     proxy,
     auth: { authorization: "Basic " + Buffer.from(`owner@rookery.local:${key}`).toString("base64") },
+    env,
     spawn: spawnOne,
     async stop() {
       await proxy.close();

@@ -27,7 +27,7 @@ export function startProxy(backends: readonly string[]): Promise<Proxy> {
 }
 
 /** HAProxy run from deploy/haproxy.cfg, its frontend on a free port and its servers `backends`. */
-async function startHaproxy(backends: readonly string[]): Promise<Proxy> {
+export async function startHaproxy(backends: readonly string[]): Promise<Proxy> {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-haproxy-"));
   const servers = backends.map((url, i) => `    server rookery${i + 1} ${new URL(url).host} check`);
@@ -36,24 +36,69 @@ async function startHaproxy(backends: readonly string[]): Promise<Proxy> {
   if (!lines.some((line) => line.includes(`127.0.0.1:${port}`))) throw new Error(`no "bind :port" line in ${HAPROXY_CFG}`);
   fs.writeFileSync(path.join(dir, "haproxy.cfg"), [...lines, ...servers, ""].join("\n"));
   // -db: in the foreground, so that killing the child stops it.
-  const child = spawn("haproxy", ["-db", "-f", path.join(dir, "haproxy.cfg")], { stdio: ["ignore", "ignore", "pipe"] });
+  const stop = await startDaemon("haproxy", ["-db", "-f", path.join(dir, "haproxy.cfg")], port, dir);
+  return { url: `http://127.0.0.1:${port}`, backends, close: stop };
+}
+
+/** The project's nginx configuration (a file for nginx's conf.d/, inside its http block). */
+const NGINX_CONF = path.resolve(import.meta.dirname, "../../deploy/nginx.conf");
+
+/**
+ * nginx run from deploy/nginx.conf: its TLS server on a free port of 127.0.0.1 with the given
+ * certificate, its upstream `backends`. `url` is https://; `redirectUrl` the plain-HTTP server
+ * that sends clients to it. The rest of the file (headers, timeouts, body size) is as shipped.
+ */
+export async function startNginx(backends: readonly string[], tls: { certFile: string; keyFile: string }): Promise<Proxy & { redirectUrl: string }> {
+  const [port, redirectPort] = [await freePort(), await freePort()];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-nginx-"));
+  const shipped = fs.readFileSync(NGINX_CONF, "utf8").split("\n");
+  const site: string[] = [];
+  for (const line of shipped) {
+    // IPv6 listeners are left out: the machine may have no IPv6.
+    if (/^\s*listen\s+\[::\]/.test(line)) continue;
+    if (/^\s*server\s+\S+:\d+;/.test(line)) {
+      site.push(...backends.map((url) => `    server ${new URL(url).host};`));
+      continue;
+    }
+    site.push(
+      line
+        .replace(/^(\s*listen\s+)443\b/, `$1127.0.0.1:${port}`)
+        .replace(/^(\s*listen\s+)80;/, `$1127.0.0.1:${redirectPort};`)
+        .replace(/^(\s*ssl_certificate\s+)\S+;/, `$1${tls.certFile};`)
+        .replace(/^(\s*ssl_certificate_key\s+)\S+;/, `$1${tls.keyFile};`),
+    );
+  }
+  for (const wanted of [`127.0.0.1:${port} ssl`, `127.0.0.1:${redirectPort};`, tls.certFile, tls.keyFile, `server ${new URL(backends[0]!).host};`]) {
+    if (!site.some((line) => line.includes(wanted))) throw new Error(`${NGINX_CONF} no longer has the line the tests rewrite into "${wanted}"`);
+  }
+  fs.writeFileSync(path.join(dir, "rookery.conf"), site.join("\n"));
+  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `  ${name}_temp_path ${path.join(dir, name)};`);
+  const main = ["daemon off;", "master_process off;", `pid ${path.join(dir, "nginx.pid")};`, `error_log ${path.join(dir, "error.log")} warn;`, "events { worker_connections 1024; }", "http {", "  access_log off;", ...temp, `  include ${path.join(dir, "rookery.conf")};`, "}", ""];
+  fs.writeFileSync(path.join(dir, "nginx.conf"), main.join("\n"));
+  const stop = await startDaemon("nginx", ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf")], port, dir);
+  return { url: `https://127.0.0.1:${port}`, redirectUrl: `http://127.0.0.1:${redirectPort}`, backends, close: stop };
+}
+
+/** Runs `command` in the foreground until it accepts connections on `port`; resolves to its stop function. */
+async function startDaemon(command: string, args: string[], port: number, dir: string): Promise<() => Promise<void>> {
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
   let errors = "";
   child.stderr?.on("data", (d: Buffer) => (errors += d.toString()));
-  child.once("error", (error) => (errors += `${error.message} (ROOKERY_TEST_BALANCER=haproxy needs haproxy on the PATH)`));
+  child.once("error", (error) => (errors += `${error.message} (needs ${command} on the PATH)`));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
-    if (child.exitCode !== null || errors.includes("ENOENT") || Date.now() > deadline) throw new Error(`haproxy did not start: ${errors}`);
+    if (child.exitCode !== null || errors.includes("ENOENT") || Date.now() > deadline) {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      const log = fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : "";
+      throw new Error(`${command} did not start: ${errors}${log}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    backends,
-    async close() {
-      if (child.exitCode === null) child.kill("SIGKILL");
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+  return async () => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
   };
 }
 
