@@ -40,6 +40,7 @@ import { WebAssets } from "./http/static-files.js";
 import { registerFileRoutes } from "./routes/uploads.js";
 import { registerAvatarRedirects, registerAvatarRoutes } from "./routes/avatars.js";
 import { registerLoginRoutes } from "./routes/login.js";
+import { registerPasswordResetRoutes } from "./routes/password-reset.js";
 import { registerWebRoutes } from "./routes/web.js";
 import { CONTENT_SECURITY_POLICY } from "./http/pages.js";
 import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
@@ -102,7 +103,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     web: new WebAssets(config.webDir),
     thumbnails: new ThumbnailQueue(log),
     urls: new UrlSigner(config.dataDir),
-    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
+    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), passwordReset: new AttemptLimiter(ATTEMPT_RULES.passwordResetForm), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
       // In a cluster, only the holder of the jobs lease sends them.
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerAvatarRoutes(http, ctx);
   registerAvatarRedirects(http, ctx);
   registerLoginRoutes(http, ctx);
+  registerPasswordResetRoutes(http, ctx);
   registerWebRoutes(http, ctx);
   registerRealmBrandingRoutes(http, ctx);
   registerHealthRoute(http, ctx);

@@ -45,8 +45,8 @@ export interface AppContext {
   thumbnails: ThumbnailQueue;
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
-  /** Per-key attempt limits: password checks by address, email-change requests by user, downloads by spectators by file. */
-  limits: { authentication: Attempts; emailChange: Attempts; spectatorFiles: Attempts };
+  /** Per-key attempt limits: password checks by address, email-change requests by user, reset emails by address, downloads by spectators by file. */
+  limits: { authentication: Attempts; emailChange: Attempts; passwordReset: Attempts; spectatorFiles: Attempts };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.

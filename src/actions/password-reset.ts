@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { write, type AppContext } from "../context.js";
 import { InviteStatus } from "../db/queries/invites.js";
 import { insertPasswordReset, markPasswordResetUsed, passwordResetByDigest, revokePasswordResets } from "../db/queries/password-resets.js";
-import { realmById } from "../db/queries/realms.js";
-import { updateUser, userById, type UserRow } from "../db/queries/users.js";
+import { realmById, type RealmRow } from "../db/queries/realms.js";
+import { updateUser, userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
 import { badRequest } from "../http/errors.js";
 import { isStrongPassword } from "../lib/passwords.js";
 import { hashPassword, randomToken } from "../lib/secrets.js";
@@ -83,4 +83,32 @@ export async function completePasswordReset(ctx: AppContext, token: string, newP
     outbox.invalidate({ cache: "user", id: user.id });
     return user;
   });
+}
+
+/**
+ * The "Forgot your password?" form (POST /accounts/password/reset/): the address gets a reset
+ * link when it has an active account in `realm`, and otherwise a note saying it has none (or that
+ * it is deactivated), so the page never tells who has an account. Resolves to 0, or to the
+ * seconds to wait when the address has had its reset emails for now (2 an hour, 5 a day:
+ * Zulip's password_reset_form_by_email), then nothing is sent.
+ */
+export async function checkRequestPasswordReset(ctx: AppContext, realm: RealmRow, email: string): Promise<number> {
+  const wait = await ctx.limits.passwordReset.hit(email.toLowerCase(), ctx.clock.now());
+  if (wait > 0) return wait;
+  const user = await userByDeliveryEmail(ctx.db, realm.id, email);
+  if (user && user.is_active && !user.is_bot) {
+    await sendPasswordResetMail(ctx, user);
+    return 0;
+  }
+  const why = user?.is_active === 0 ? `Your account ${email} in that organization has been deactivated.` : `You do not have an account in that organization.`;
+  const text = [
+    `Somebody (possibly you) requested a new password for ${email} in ${realm.name} (${ctx.config.externalUrl}).`,
+    ``,
+    why,
+    ``,
+    `If you did not ask for this, you can safely ignore this email.`,
+    ``,
+  ].join("\n");
+  await ctx.mailer.send({ to: email, subject: `Password reset request for ${realm.name}`, text });
+  return 0;
 }

@@ -3,9 +3,10 @@ import { doCreateSession, doEndSession } from "../actions/sessions.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm, type RealmRow } from "../db/queries/realms.js";
 import { ApiError } from "../http/errors.js";
-import { escapeHtml, html, page } from "../http/pages.js";
-import { bodyField, checkCsrf, clearSessionCookie, findSession, isOwnOrigin, setSessionCookie } from "../http/session.js";
+import { escapeHtml, html } from "../http/pages.js";
+import { bodyField, checkCsrf, clearSessionCookie, findSession, setSessionCookie } from "../http/session.js";
 import { checkPasswordLogin } from "../lib/login.js";
+import { authPage, formError, refusedForeignForm, sendForbidden } from "./form-pages.js";
 
 /** Django's AuthenticationForm invalid_login, with Zulip's username field ("email"). */
 const INVALID_LOGIN = "Please enter a correct email and password. Note that both fields may be case-sensitive.";
@@ -33,9 +34,8 @@ async function showLogin(ctx: AppContext, request: FastifyRequest, reply: Fastif
 }
 
 async function submitLogin(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const origin = request.headers.origin;
   // A form posted from another site (login CSRF) is refused as Django's CSRF check would.
-  if (origin !== undefined && !isOwnOrigin(ctx, request, origin)) return forbidden(ctx, reply, `Origin checking failed - ${origin} does not match any trusted origins.`);
+  if (await refusedForeignForm(ctx, request, reply)) return;
   const email = (bodyField(request.body, "username") ?? "").trim();
   const password = bodyField(request.body, "password") ?? "";
   const next = safeNext(bodyField(request.body, "next"));
@@ -67,7 +67,7 @@ async function logout(ctx: AppContext, request: FastifyRequest, reply: FastifyRe
     try {
       checkCsrf(ctx, request, found.row, true);
     } catch (error) {
-      if (error instanceof ApiError) return forbidden(ctx, reply, String(error.data.reason));
+      if (error instanceof ApiError) return sendForbidden(ctx, reply, String(error.data.reason));
       throw error;
     }
     await doEndSession(ctx, found.digest, found.row.user_id);
@@ -80,7 +80,7 @@ async function logout(ctx: AppContext, request: FastifyRequest, reply: FastifyRe
 async function loginPage(ctx: AppContext, realm: RealmRow | undefined, values: { email: string; next: string }, message: string | undefined): Promise<string> {
   const name = realm?.name ?? "Rookery";
   const body = [
-    message === undefined ? "" : `<p class="error" role="alert">${escapeHtml(message)}</p>`,
+    formError(message),
     `<form method="post" action="/login/">`,
     `<input type="hidden" name="next" value="${escapeHtml(values.next)}">`,
     `<p><label>Email <input type="email" name="username" autocomplete="email" required autofocus value="${escapeHtml(values.email)}"></label></p>`,
@@ -89,13 +89,7 @@ async function loginPage(ctx: AppContext, realm: RealmRow | undefined, values: {
     `</form>`,
     `<p class="aside"><a href="/accounts/password/reset/">Forgot your password?</a></p>`,
   ].join("\n");
-  return page(`Log in to ${name}`, body, { stylesheet: await ctx.web.url("auth.css") });
-}
-
-/** Django's CSRF failure page for a form: 403. */
-async function forbidden(ctx: AppContext, reply: FastifyReply, reason: string): Promise<void> {
-  const body = `<p>This form could not be accepted (CSRF error: ${escapeHtml(reason)}). Reload the page and try again.</p>`;
-  return html(reply, 403, page("Forbidden", body, { stylesheet: await ctx.web.url("auth.css") }));
+  return authPage(ctx, `Log in to ${name}`, body);
 }
 
 /**
