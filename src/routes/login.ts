@@ -24,7 +24,21 @@ export function registerLoginRoutes(http: FastifyInstance, ctx: AppContext): voi
   }
   for (const url of ["/login", "/accounts/login"]) http.get(url, (request, reply) => reply.redirect(`${url}/${queryOf(request.url)}`, 301));
   http.post("/accounts/logout/", (request, reply) => logout(ctx, request, reply));
+  http.get(KEEP_FRAGMENT_URL, async (_request, reply) =>
+    reply.type("text/javascript; charset=utf-8").header("Cache-Control", "public, max-age=86400").header("X-Content-Type-Options", "nosniff").send(KEEP_FRAGMENT_SCRIPT),
+  );
 }
+
+/**
+ * The login page's only script (a file: the CSP allows no inline script). A browser sent here
+ * from `/#narrow/…` still shows that fragment, but a form post drops it: the script puts it in
+ * `next`, so the app opens on the same view after signing in.
+ */
+const KEEP_FRAGMENT_URL = "/login/keep-fragment.js";
+const KEEP_FRAGMENT_SCRIPT = `for (const next of document.querySelectorAll('input[name="next"]')) {
+  if (location.hash.length > 1 && !next.value.includes("#")) next.value += location.hash;
+}
+`;
 
 async function showLogin(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const next = safeNext((request.query as Record<string, unknown> | undefined)?.next);
@@ -88,6 +102,7 @@ async function loginPage(ctx: AppContext, realm: RealmRow | undefined, values: {
     `<p><button type="submit">Log in</button></p>`,
     `</form>`,
     `<p class="aside"><a href="/accounts/password/reset/">Forgot your password?</a></p>`,
+    `<script src="${KEEP_FRAGMENT_URL}" defer></script>`,
   ].join("\n");
   return authPage(ctx, `Log in to ${name}`, body);
 }

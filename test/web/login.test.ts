@@ -37,7 +37,8 @@ describe("the login page", () => {
       expect(res.text).toContain('name="username"');
       expect(res.text).toContain('name="password"');
       expect(res.text).toContain('<a href="/accounts/password/reset/">');
-      expect(res.text).not.toMatch(/<script/);
+      // One script, from a file: it keeps the page's #fragment in `next` (no inline script under the CSP).
+      expect(res.text.match(/<script[^>]*>/g)).toEqual(['<script src="/login/keep-fragment.js" defer>']);
     }
   });
 
@@ -91,6 +92,13 @@ describe("signing in", () => {
       const res = await new Browser(server.url).login("hamlet@zulip.com", server.password, next);
       expect(res.headers.get("location"), next).toBe(location);
     }
+  });
+
+  it("serves the script that keeps the page's #fragment in `next`", async () => {
+    const res = await new Browser(server.url).get("/login/keep-fragment.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.text).toContain("location.hash");
   });
 
   it("keeps `next` from the page's address in the form", async () => {
