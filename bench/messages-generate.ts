@@ -17,7 +17,7 @@ import { createContext } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
 import { Role } from "../src/lib/roles.js";
-import { newStreamEmailToken } from "../src/lib/secrets.js";
+import { newStreamEmailToken } from "../src/base/secrets.js";
 import { MESSAGES_FILE, sized } from "./short.js";
 
 const FILE = process.argv[2] ?? MESSAGES_FILE;

@@ -2,7 +2,7 @@ import path from "node:path";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
-import { systemClock, type Clock } from "./clock.js";
+import { systemClock, type Clock } from "./base/clock.js";
 import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
@@ -10,19 +10,19 @@ import { localBus, type EventBus } from "./events/bus.js";
 import { applyChanges } from "./events/changes.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
-import { notFound } from "./http/errors.js";
+import { notFound } from "./base/errors.js";
 import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
 import { registerEndpoints, sendError } from "./http/router.js";
-import { RateLimiter } from "./http/rate-limit.js";
+import { RateLimiter } from "./base/rate-limit.js";
 import { multipartLimits, streamingBodies } from "./http/uploads.js";
-import { ATTEMPT_RULES, AttemptLimiter } from "./lib/attempts.js";
+import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
 import { SessionCache } from "./lib/session-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
-import { DueTimer, everyInterval } from "./due-timer.js";
+import { DueTimer, everyInterval } from "./base/due-timer.js";
 import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
 import { deliverDueScheduledMessages } from "./actions/scheduled-delivery.js";
 import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
@@ -35,7 +35,7 @@ import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
-import { Metrics } from "./http/metrics.js";
+import { Metrics } from "./base/metrics.js";
 import { WebAssets } from "./http/static-files.js";
 import { registerFileRoutes } from "./routes/uploads.js";
 import { registerAvatarRedirects, registerAvatarRoutes } from "./routes/avatars.js";
@@ -47,6 +47,8 @@ import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
+import { deliverDueMail, mailTriesSettled } from "./actions/mail.js";
+import { nextMailTime } from "./db/queries/outgoing-mail.js";
 import { httpsServerFactory } from "./tls.js";
 import { listenControlSocket, type ControlSocket } from "./events/relay.js";
 
@@ -96,7 +98,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     sessions: new SessionCache(store.db),
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db),
-    mailer: createMailer(config.smtpUrl, config.dataDir, log),
+    mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
@@ -109,6 +111,13 @@ export async function createContext(config: Config, options: AppOptions = {}): P
       // In a cluster, only the holder of the jobs lease sends them.
       run: async (stopping) => {
         if (!cluster || cluster.jobs.held) await deliverDueScheduledMessages(ctx, stopping);
+      },
+    }),
+    mail: new DueTimer(clock, log, {
+      next: () => nextMailTime(store.db),
+      // In a cluster, only the holder of the jobs lease tries mail again.
+      run: async (stopping) => {
+        if (!cluster || cluster.jobs.held) await deliverDueMail(ctx, stopping);
       },
     }),
     unclaimedUploads: new DueTimer(
@@ -134,6 +143,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const http = Fastify({
     logger: false,
     bodyLimit,
+    ...requestTimeouts(config.bodyTimeoutS),
     clientErrorHandler,
     frameworkErrors,
     // request.ip: the caller's address, from X-Forwarded-For only when a trusted proxy sent it (the
@@ -201,6 +211,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
+  // Mail queued before a restart, or whose retry fell due while the server was down, goes now.
+  ctx.mail.start();
   ctx.unclaimedUploads.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
   // Images uploaded before a restart whose thumbnails were never made (in a cluster, the holder of
@@ -212,6 +224,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const { jobs } = ctx.cluster;
     jobs.onTaken = () => {
       void ctx.scheduledMessages.runDue();
+      void ctx.mail.runDue();
       backlog().catch((error: unknown) => log.error({ err: error }, "thumbnail backlog failed"));
     };
     await jobs.start();
@@ -232,6 +245,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
+  await ctx.mail.stop();
+  await mailTriesSettled(ctx);
+      await ctx.mail.stop();
+      await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
@@ -280,4 +297,16 @@ async function closeHttp(http: FastifyInstance): Promise<void> {
   } finally {
     clearInterval(sweep);
   }
+}
+
+/**
+ * Node's limit on the time to receive one request (headers and body), checked every second; a
+ * client that has not finished in time gets 408 and loses its connection. A request without a
+ * body is whole once its headers are in, so a long-poll's wait for events is not counted. The
+ * headers keep Node's 60 s limit, or the whole request's if that is shorter.
+ */
+function requestTimeouts(seconds: number): { requestTimeout: number; http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number } } {
+  const ms = seconds * 1000;
+  const headersTimeout = ms === 0 ? 60_000 : Math.min(60_000, ms);
+  return { requestTimeout: ms, http: { requestTimeout: ms, headersTimeout, connectionsCheckingInterval: 1000 } };
 }

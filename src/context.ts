@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import type { Clock } from "./clock.js";
+import type { Clock } from "./base/clock.js";
 import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
-import type { DueTimer } from "./due-timer.js";
-import type { Attempts } from "./lib/attempts.js";
+import type { DueTimer } from "./base/due-timer.js";
+import type { Attempts } from "./base/attempts.js";
 import type { Cluster } from "./cluster/cluster.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
@@ -14,7 +14,7 @@ import type { SessionCache } from "./lib/session-cache.js";
 import type { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
-import type { Metrics } from "./http/metrics.js";
+import type { Metrics } from "./base/metrics.js";
 import type { WebAssets } from "./http/static-files.js";
 import type { UrlSigner } from "./uploads/paths.js";
 import type { FileStore } from "./uploads/storage.js";
@@ -52,6 +52,8 @@ export interface AppContext {
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
    */
   scheduledMessages: DueTimer;
+  /** Tries queued mail again when it falls due (started by buildApp; see actions/mail.ts). */
+  mail: DueTimer;
   /**
    * Removes uploads no message claimed within five weeks, at start and daily by `clock`
    * (started by buildApp); `runDue()` runs it now, as the timer does.

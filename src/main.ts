@@ -11,18 +11,19 @@
 //   memory a burst leaves behind.
 // - --expose-gc lets the server collect once after a burst (heap.ts, collectAfterBursts).
 // First: it holds off the young generation's growth while the rest loads.
-import { allowYoungGenerationGrowth, collectAfterBursts } from "./heap.js";
+import { allowYoungGenerationGrowth, collectAfterBursts } from "./base/heap.js";
 import { Command, Option } from "commander";
 import { createRealm } from "./actions/realms.js";
+import { backup, restore } from "./backup.js";
 import { checkCreateUser } from "./actions/users.js";
 import { ConfigError } from "./config.js";
 import { addOperatorCommands } from "./cli/operator.js";
 import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
-import { ApiError } from "./http/errors.js";
+import { ApiError } from "./base/errors.js";
 import { ROLE_NAMES } from "./lib/roles.js";
-import { randomToken } from "./lib/secrets.js";
+import { randomToken } from "./base/secrets.js";
 import { checkFullName } from "./lib/users.js";
 import { serve } from "./server.js";
 import { isWorker, serveWorkers } from "./cluster/workers.js";
@@ -114,6 +115,27 @@ program
       process.stdout.write(user.api_key + "\n");
     }),
   );
+
+program
+  .command("backup")
+  .description("write the database and the data folder's files to one archive, while the server runs")
+  .argument("<file>", "the archive to write (.tar.gz); it must not exist yet")
+  .option("--json", "print the result as JSON")
+  .action(async (file: string, opts: { json?: boolean }) => {
+    const started = performance.now();
+    const result = await backup(config(), file).catch(fail);
+    print({ ...result, seconds: Math.round(performance.now() - started) / 1000 }, opts.json, undefined);
+  });
+
+program
+  .command("restore")
+  .description("fill an empty data folder (and an empty PostgreSQL database) from an archive of `rookery backup`")
+  .argument("<file>", "the archive `rookery backup` wrote")
+  .option("--json", "print the result as JSON")
+  .action(async (file: string, opts: { json?: boolean }) => {
+    const result = await restore(config(), file).catch(fail);
+    print(result, opts.json, undefined);
+  });
 
 addOperatorCommands(program);
 

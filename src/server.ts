@@ -2,7 +2,7 @@ import { buildApp, type App } from "./app.js";
 import type { Config } from "./config.js";
 import { defaultRealm } from "./db/queries/realms.js";
 import { createRealm } from "./actions/realms.js";
-import { randomToken } from "./lib/secrets.js";
+import { randomToken } from "./base/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
 import { lockDataDir } from "./data-lock.js";
 import { reloadCertificate } from "./tls.js";

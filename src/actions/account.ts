@@ -5,17 +5,18 @@ import { InviteStatus } from "../db/queries/invites.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { updateUser, userByDeliveryEmail, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest, rateLimited } from "../http/errors.js";
+import { badRequest, rateLimited } from "../base/errors.js";
 import { isValidEmail } from "../lib/invites.js";
 import { authenticationKey } from "../lib/login.js";
 import { isStrongPassword } from "../lib/passwords.js";
 import { realmProp } from "../lib/realm-props.js";
 import { isAdmin } from "../lib/roles.js";
-import { hashPassword, randomToken, verifyPassword } from "../lib/secrets.js";
+import { hashPassword, randomToken, verifyPassword } from "../base/secrets.js";
 import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users.js";
 import { doEndSessionsOfUser } from "./sessions.js";
 import { InvitationUnusable } from "./signup.js";
 import { doChangeFullName } from "./users.js";
+import { queueMail } from "./mail.js";
 
 /** Zulip's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS: an email-change link works for one day. */
 const EMAIL_CHANGE_VALIDITY_MS = 86_400_000;
@@ -103,7 +104,7 @@ async function sendEmailChangedNotice(ctx: AppContext, user: UserRow, oldEmail: 
     ``,
   ].join("\n");
   try {
-    await ctx.mailer.send({ to: oldEmail, subject: `Email address changed for ${realm.name}`, text });
+    await queueMail(ctx, { to: oldEmail, subject: `Email address changed for ${realm.name}`, text, realmId: realm.id });
   } catch (error) {
     ctx.log.error({ err: error, user: user.id }, "email-change notice could not be sent");
   }
@@ -171,7 +172,7 @@ async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawEmail: s
     ``,
   ].join("\n");
   try {
-    await ctx.mailer.send({ to: newEmail, subject: `Confirm your new email address for ${realm.name}`, text });
+    await queueMail(ctx, { to: newEmail, subject: `Confirm your new email address for ${realm.name}`, text, realmId: realm.id, senderId: user.id });
   } catch (error) {
     ctx.log.error({ err: error, user: user.id }, "email-change confirmation could not be sent");
   }

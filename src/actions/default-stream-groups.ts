@@ -15,7 +15,7 @@ import {
 import { defaultStreamIds, type StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { checkGroupName, defaultStreamGroupDicts, MAX_GROUP_NAME_LENGTH } from "../lib/realm-config/default-stream-groups.js";
 import { Role } from "../lib/roles.js";
 import { activeRealmUsers } from "../lib/stream-audience.js";

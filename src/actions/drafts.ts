@@ -1,7 +1,7 @@
 import { write, type AppContext } from "../context.js";
 import { deleteDraft, draftOf, insertDraft, updateDraft } from "../db/queries/drafts.js";
 import type { UserRow } from "../db/queries/users.js";
-import { notFound } from "../http/errors.js";
+import { notFound } from "../base/errors.js";
 import { apiDraft, checkDraftsEnabled, validateDraft, type DraftInput, type ValidDraft } from "../lib/drafts.js";
 
 function stored(draft: ValidDraft) {

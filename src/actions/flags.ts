@@ -3,7 +3,7 @@ import type { Db } from "../db/index.js";
 import { flagsOfMessages, messagesByIds } from "../db/queries/messages.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/flags.js";
 import { receivedInTopic, setReadFlag, unreadMessageIds } from "../db/queries/user-messages.js";
 import { hasMessageAccess } from "../lib/message-access.js";

@@ -4,7 +4,7 @@ import { deleteMessages, messagesByIds, newestTopicMessageIds, type MessageRow }
 import { realmById } from "../db/queries/realms.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { adminRequired, badRequest } from "../http/errors.js";
+import { adminRequired, badRequest } from "../base/errors.js";
 import { accessMessage, isSubscribed } from "../lib/message-access.js";
 import { messageAudience } from "../lib/message-audience.js";
 import { messageSettings, policyAllows } from "../lib/message-rules.js";

@@ -8,7 +8,7 @@ import { hasSubmessages } from "../db/queries/submessages.js";
 import { realmById } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { flagList } from "../lib/flags.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { accessMessage, canAccessStreamHistory } from "../lib/message-access.js";
 import { messageAudience } from "../lib/message-audience.js";
 import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, policyAllows, truncateTopic, type MessageSettings } from "../lib/message-rules.js";

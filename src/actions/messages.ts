@@ -8,7 +8,7 @@ import type { RealmRow } from "../db/queries/realms.js";
 import { activeStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { Flag, flagList, recipientFlags } from "../lib/flags.js";
 import { isSubscribed } from "../lib/message-access.js";
 import { messageDict, MessageLookups } from "../lib/message-dict.js";

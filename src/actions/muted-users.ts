@@ -3,7 +3,7 @@ import type { Db } from "../db/index.js";
 import { deleteMute, insertMute, isMuted, markRead, unreadFromSender } from "../db/queries/muted-users.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { mutedUsersList } from "../lib/muted-users.js";
 import { accessUserById } from "../lib/users.js";
 

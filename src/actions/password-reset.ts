@@ -4,9 +4,10 @@ import { InviteStatus } from "../db/queries/invites.js";
 import { insertPasswordReset, markPasswordResetUsed, passwordResetByDigest, revokePasswordResets } from "../db/queries/password-resets.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { updateUser, userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { isStrongPassword } from "../lib/passwords.js";
-import { hashPassword, randomToken } from "../lib/secrets.js";
+import { hashPassword, randomToken } from "../base/secrets.js";
+import { queueMail } from "./mail.js";
 import { doEndSessionsOfUser } from "./sessions.js";
 
 /** A reset link works for one day. */
@@ -51,7 +52,7 @@ export async function sendPasswordResetMail(ctx: AppContext, user: UserRow): Pro
     `If it was not you, ignore this email: your password stays as it is.`,
     ``,
   ].join("\n");
-  await ctx.mailer.send({ to: user.delivery_email, subject: `Reset your password for ${realm.name}`, text });
+  await queueMail(ctx, { to: user.delivery_email, subject: `Reset your password for ${realm.name}`, text, realmId: realm.id });
 }
 
 /** The user a reset token opens: undefined when the token is unknown, used, revoked or expired, or the account is deactivated. */
@@ -109,6 +110,6 @@ export async function checkRequestPasswordReset(ctx: AppContext, realm: RealmRow
     `If you did not ask for this, you can safely ignore this email.`,
     ``,
   ].join("\n");
-  await ctx.mailer.send({ to: email, subject: `Password reset request for ${realm.name}`, text });
+  await queueMail(ctx, { to: email, subject: `Password reset request for ${realm.name}`, text, realmId: realm.id });
   return 0;
 }

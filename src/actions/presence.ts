@@ -2,7 +2,7 @@ import type { AppContext } from "../context.js";
 import { activeUserCount } from "../db/queries/presence.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { PresenceEvent, QueuedEvent } from "../events/types.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import {
   OFFLINE_THRESHOLD_SECS,
   USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS,

@@ -17,7 +17,7 @@ import {
 } from "../db/queries/profile-fields.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import {
   DEFAULT_EXTERNAL_ACCOUNTS,
   FieldType,

@@ -1,7 +1,7 @@
 import { write, type AppContext } from "../context.js";
 import { deletePushToken, insertPushToken, PushKind, pushTokenOf, touchPushToken } from "../db/queries/push-tokens.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 
 const MAX_TOKEN_LENGTH = 4096;
 

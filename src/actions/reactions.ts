@@ -3,7 +3,7 @@ import type { Db } from "../db/index.js";
 import { hasReaction, insertReaction, removeReaction } from "../db/queries/reactions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { HISTORICAL_FLAGS } from "../lib/flags.js";
 import { accessMessage } from "../lib/message-access.js";
 import { messageAudience } from "../lib/message-audience.js";

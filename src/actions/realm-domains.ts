@@ -2,7 +2,7 @@ import { write, type AppContext } from "../context.js";
 import { deleteRealmDomain, insertRealmDomain, realmDomainByName, realmDomainsOfRealm, setRealmDomainSubdomains } from "../db/queries/realm-domains.js";
 import { realmById, updateRealm } from "../db/queries/realms.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest, ownerRequired } from "../http/errors.js";
+import { ApiError, badRequest, ownerRequired } from "../base/errors.js";
 import { checkDomain } from "../lib/realm/domains.js";
 import { realmProps } from "../lib/realm-props.js";
 import { Role } from "../lib/roles.js";

@@ -11,7 +11,7 @@ import {
 } from "../db/queries/realm-filters.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { checkLinkifierFields, linkifierDicts } from "../lib/realm-config/linkifiers.js";
 import { pyStrip } from "../lib/realm-config/python-text.js";
 

@@ -3,7 +3,7 @@ import type { Db } from "../db/index.js";
 import { deletePlayground, insertPlayground, playgroundById, playgroundByLanguageAndName, playgroundsOfRealm } from "../db/queries/realm-playgrounds.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { checkPlaygroundFields, playgroundDicts } from "../lib/realm-config/playgrounds.js";
 import { pyStrip } from "../lib/realm-config/python-text.js";
 

@@ -4,7 +4,7 @@ import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { RealmEvent, RealmSettingValue } from "../events/types.js";
-import { adminRequired, badRequest, ownerRequired } from "../http/errors.js";
+import { adminRequired, badRequest, ownerRequired } from "../base/errors.js";
 import type { RealmGroups } from "../lib/group-cache.js";
 import { REALM_DEFAULTS, realmProps, type RealmGroupSetting } from "../lib/realm-props.js";
 import { realmSettingGroup } from "../lib/realm-groups.js";

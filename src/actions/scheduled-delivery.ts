@@ -4,7 +4,7 @@ import { dueScheduledMessages, scheduledMessageById, updateScheduledMessage, typ
 import { streamById } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { alertWordCacheOf } from "../lib/alert-words.js";
 import { apiScheduledMessage, dmParticipants } from "../lib/scheduled-messages/api.js";
 import { failureNotice, LATE_CUTOFF_MS } from "../lib/scheduled-messages/rules.js";

@@ -3,7 +3,7 @@ import { write, type AppContext } from "../context.js";
 import type { ScheduledMessageTable } from "../db/schema.js";
 import { deleteScheduledMessage, insertScheduledMessage, updateScheduledMessage, type ScheduledMessageRow } from "../db/queries/scheduled-messages.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { checkTopic, scheduledRecipientIds, scheduledStreamId, truncateTopic } from "../lib/message-rules.js";
 import { accessScheduledMessage, apiScheduledMessage } from "../lib/scheduled-messages/api.js";
 import { checkDeliveryTime } from "../lib/scheduled-messages/rules.js";

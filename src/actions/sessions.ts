@@ -4,7 +4,7 @@ import type { Db } from "../db/index.js";
 import { deleteExpiredSessions, deleteSession, deleteSessionsOfUser, extendSession, insertSession } from "../db/queries/sessions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { randomToken } from "../lib/secrets.js";
+import { randomToken } from "../base/secrets.js";
 import { sessionDigest } from "../lib/session-cache.js";
 
 /** How long a session lasts without a visit (Django's SESSION_COOKIE_AGE, two weeks). */

@@ -4,7 +4,7 @@ import { deleteDraftsOf } from "../db/queries/drafts.js";
 import { saveRealmDefaults, realmDefaultsRow } from "../db/queries/realm-user-defaults.js";
 import { activeUserIds, updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { adminRequired } from "../http/errors.js";
+import { adminRequired } from "../base/errors.js";
 import { isAdmin } from "../lib/roles.js";
 import { LANGUAGES, SETTINGS, SETTINGS_BY_NAME, parseObject, userSettings, type SettingValue } from "../lib/settings.js";
 import { avatarChangePerson, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";

@@ -16,10 +16,10 @@ import {
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { activeStreamsByIds, defaultStreamIds } from "../db/queries/streams.js";
 import { userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { inviteStreamIds, isValidEmail, joinUrl } from "../lib/invites.js";
 import { isStrongPassword } from "../lib/passwords.js";
-import { hashPassword, randomToken } from "../lib/secrets.js";
+import { hashPassword, randomToken } from "../base/secrets.js";
 import { checkFullName, checkFullNameAvailable } from "../lib/users.js";
 import { emailDomainRefusal } from "../lib/realm/domains.js";
 import { notifyInvitesChanged } from "./invites.js";
@@ -27,6 +27,7 @@ import { notifyReferrerOfJoin } from "./notification-bot.js";
 import { bulkAddSubscriptions } from "./subscriptions.js";
 import { doCreateUser } from "./users.js";
 import { welcomeNewUser } from "./onboarding.js";
+import { queueMail } from "./mail.js";
 
 /**
  * A usable invitation behind a signup key: an email invitation, a reusable link (which asks for
@@ -123,7 +124,8 @@ export async function requestSignupConfirmation(ctx: AppContext, key: string, ra
     return realm;
   });
   const link = joinUrl(ctx.config.externalUrl, confirmationKey);
-  await ctx.mailer.send({
+  await queueMail(ctx, {
+    realmId: realm.id,
     to: email,
     subject: `Activate your account on ${realm.name}`,
     text: [

@@ -2,7 +2,7 @@ import { write, type AppContext } from "../context.js";
 import { saveStatus, statusOf } from "../db/queries/user-status.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { UserStatusEvent } from "../events/types.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { checkEmojiRequest, emojiDataFor } from "../lib/emoji.js";
 import { userSetting } from "../lib/settings.js";
 import { doPresenceEnabledChanged } from "./presence.js";

@@ -18,13 +18,13 @@ import { subscriberIds } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { StreamEvent } from "../events/types.js";
-import { adminRequired, badRequest } from "../http/errors.js";
+import { adminRequired, badRequest } from "../base/errors.js";
 import { doRemoveChannelFromGroups } from "./default-stream-groups.js";
 import { isAdmin, Role } from "../lib/roles.js";
 import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
 import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
 import type { RealmGroups } from "../lib/group-cache.js";
-import { newStreamEmailToken } from "../lib/secrets.js";
+import { newStreamEmailToken } from "../base/secrets.js";
 import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/stream-permissions.js";
 
 /** The settings a new channel is created with (POST /users/me/subscriptions). */

@@ -4,7 +4,7 @@ import { userIdsOfMessage } from "../db/queries/messages.js";
 import { hasSubmessageFrom, insertSubmessage, widgetContentOf } from "../db/queries/submessages.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { accessMessage } from "../lib/message-access.js";
 import { apiSubmessage } from "../lib/message-dict.js";
 import { widgetOf, widgetSubmessageContent, widgetTypeOf } from "../lib/widgets/parse.js";

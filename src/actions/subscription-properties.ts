@@ -4,7 +4,7 @@ import type { SubscriptionTable } from "../db/schema.js";
 import { updateSubscription } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { SubscriptionEvent } from "../events/types.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { accessStreamById } from "../lib/streams.js";
 
 /** One entry of subscription_data. */

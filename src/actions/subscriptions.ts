@@ -5,7 +5,7 @@ import { activeStreamByName, activeStreamsByIds, addDefaultStream, defaultStream
 import { insertSubscriptions, setSubscriptionsUserActive, subscriberIds, subscriptionRows, subscriptionsOfUser, updateSubscription } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import type { RealmGroups } from "../lib/group-cache.js";
 import { resolvePrincipals } from "../lib/principals.js";
 import { isAdmin, Role } from "../lib/roles.js";

@@ -3,7 +3,7 @@ import { activeSubscribers, usersByIds } from "../db/queries/typing.js";
 import type { UserRow } from "../db/queries/users.js";
 import { Outbox } from "../events/outbox.js";
 import type { TypingUser } from "../events/types.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { Role } from "../lib/roles.js";
 import { userSetting } from "../lib/settings.js";
 import { accessStreamById } from "../lib/streams.js";

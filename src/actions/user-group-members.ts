@@ -10,7 +10,7 @@ import {
   recursiveSubgroupIds,
 } from "../db/queries/user-groups.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { accessUserGroupForUpdate, usersByIds } from "../lib/user-groups.js";
 import { requireEditPermission } from "./user-groups.js";
 

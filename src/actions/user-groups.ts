@@ -20,7 +20,7 @@ import {
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { GroupSettingValue } from "../events/types.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { Role } from "../lib/roles.js";
 import {
   accessUserGroupForUpdate,

@@ -4,7 +4,7 @@ import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { deleteUserTopic, upsertUserTopic, userTopicOf } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { accessStreamById, accessStreamByName } from "../lib/streams.js";
 import { mutedTopicsOf, VisibilityPolicy } from "../lib/user-topics.js";
 

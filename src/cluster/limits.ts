@@ -1,9 +1,9 @@
 import type { Redis } from "ioredis";
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../clock.js";
-import { rateLimitHit, WINDOW_MS, type CallLimiter, type RateLimitState } from "../http/rate-limit.js";
-import type { MaybePromise } from "../lib/maybe-promise.js";
-import { attemptKey, type AttemptRule, type Attempts } from "../lib/attempts.js";
+import type { Clock } from "../base/clock.js";
+import { rateLimitHit, WINDOW_MS, type CallLimiter, type RateLimitState } from "../base/rate-limit.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
+import { attemptKey, type AttemptRule, type Attempts } from "../base/attempts.js";
 import { Script, type ClusterKeys } from "./redis.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 
 /** The registration parameters a queue keeps (POST /register, or GET /events without queue_id). */
 export interface QueueOptions {

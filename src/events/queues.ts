@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../base/clock.js";
 import type { EventBus } from "./bus.js";
 import { matchesNarrow } from "./narrow.js";
 import { badQueueId, EventQueue, type QueueOptions, type SavedQueue } from "./queue.js";

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, choice, int, isBool, isDict, isList, isNullable, isStr, json, type Check } from "../http/params.js";
 import { applyEvents, fetchState } from "../lib/state/apply.js";
 import type { StateOptions } from "../lib/state/types.js";

@@ -17,7 +17,7 @@ import net from "node:net";
 import path from "node:path";
 import { timingSafeEqual } from "node:crypto";
 import type { Logger } from "pino";
-import { loadOrCreateKey } from "../lib/secrets.js";
+import { loadOrCreateKey } from "../base/secrets.js";
 import type { EventBus } from "./bus.js";
 import { parseCommitText, type Commit } from "./changes.js";
 

@@ -1,4 +1,4 @@
-import { FEATURE_LEVEL, VERSION } from "../version.js";
+import { FEATURE_LEVEL, VERSION } from "../base/version.js";
 
 /** Changes at every start, like Zulip's server_generation: clients compare it to decide to reload. */
 export const SERVER_GENERATION = Math.floor(Date.now() / 1000);

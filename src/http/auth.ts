@@ -2,9 +2,9 @@ import { timingSafeEqual } from "node:crypto";
 import type { AppContext } from "../context.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
-import type { MaybePromise } from "../lib/maybe-promise.js";
-import { remembered } from "../lib/remembered.js";
-import { ApiError, unauthorized } from "./errors.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
+import { remembered } from "../base/remembered.js";
+import { ApiError, unauthorized } from "../base/errors.js";
 
 const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
 const INVALID_HEADER = "Invalid authorization header for basic auth";

@@ -1,35 +1,12 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
-import type { MaybePromise } from "../lib/maybe-promise.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
 import type { ParamShape, ParamValues } from "./params.js";
+import type { JsonText } from "../base/json-text.js";
 
 /** The HTTP methods endpoints are declared with. */
 export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
-
-/**
- * JSON already serialised, spliced into the response as is: a payload field (a large answer kept
- * in memory), or a whole payload object (a small answer asked for on every request).
- */
-export class JsonText {
-  private whole: string | undefined;
-
-  constructor(readonly text: string) {}
-
-  /**
-   * The success envelope around this payload, with `extra` fields (JSON text, leading comma)
-   * after it. The plain one is built once: a kept answer is sent again and again.
-   */
-  envelope(extra = ""): string {
-    if (extra !== "") return `{"result":"success","msg":""${this.fields()}${extra}}\n`;
-    this.whole ??= `{"result":"success","msg":""${this.fields()}}\n`;
-    return this.whole;
-  }
-
-  private fields(): string {
-    return this.text === "{}" ? "" : `,${this.text.slice(1, -1)}`;
-  }
-}
 
 /** What a handler returns: the endpoint's own fields, wrapped by the envelope. */
 export type Payload = Record<string, unknown> | JsonText;

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, confusingArguments, missingArgument } from "./errors.js";
+import { ApiError, badRequest, confusingArguments, missingArgument } from "../base/errors.js";
 
 /**
  * Zulip's request-parameter conventions, in one place: which values are JSON-decoded, how

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../base/errors.js";
 
 /**
  * Answers for requests that fail below the endpoints (HTTP parsing, URL decoding, body reading):

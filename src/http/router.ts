@@ -4,12 +4,13 @@ import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate } from "./auth.js";
 import { findSession, sessionUser, type FoundSession } from "./session.js";
-import type { MaybePromise } from "../lib/maybe-promise.js";
-import { JsonText, type Endpoint, type Payload } from "./endpoint.js";
-import { ApiError, Redirect, sessionRequired, unauthorized } from "./errors.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
+import { JsonText } from "../base/json-text.js";
+import type { Endpoint, Payload } from "./endpoint.js";
+import { ApiError, Redirect, sessionRequired, unauthorized } from "../base/errors.js";
 import { readParams, type RawParams } from "./params.js";
 import { requestError, sendProtocolError } from "./protocol-errors.js";
-import type { CallLimiter, RateLimitState } from "./rate-limit.js";
+import type { CallLimiter, RateLimitState } from "../base/rate-limit.js";
 import { readMultipart } from "./uploads.js";
 
 /** The prefix every REST path is served under. */

@@ -4,10 +4,10 @@ import type { AppContext } from "../context.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { SessionRow } from "../db/queries/sessions.js";
 import type { UserRow } from "../db/queries/users.js";
-import type { MaybePromise } from "../lib/maybe-promise.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
 import { sessionDigest } from "../lib/session-cache.js";
 import { checkActive } from "./auth.js";
-import { ApiError, csrfFailed, sessionRequired } from "./errors.js";
+import { ApiError, csrfFailed, sessionRequired } from "../base/errors.js";
 
 /** The name of the browser session cookie. */
 export const SESSION_COOKIE = "rookery_session";

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import multipart from "@fastify/multipart";
 import type { Multipart } from "@fastify/multipart";
 import type { Readable } from "node:stream";
-import { ApiError, badRequest } from "./errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 
 /** A file sent in a multipart body, read into memory. */
 export interface UploadedFile {

@@ -2,7 +2,7 @@ import type { Db } from "../db/index.js";
 import { conversationHasMessages } from "../db/queries/messages.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { dmKey } from "./narrow.js";
 import type { RealmGroups } from "./group-cache.js";
 import { realmSettingGroup } from "./realm-groups.js";

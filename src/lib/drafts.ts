@@ -2,7 +2,7 @@ import type { Db } from "../db/index.js";
 import type { DraftRow } from "../db/queries/drafts.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { DraftObject } from "../events/types.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { userSetting } from "./settings.js";
 import { accessStreamById, MAX_TOPIC_LENGTH } from "./streams.js";
 import { accessUserById } from "./users.js";

@@ -1,6 +1,6 @@
 import type { Db } from "../db/index.js";
 import { activeRealmEmojiByName, realmEmojiById } from "../db/queries/realm-emoji.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { emojiByCode, emojiByName } from "../markdown/emoji-data.js";
 
 /** An emoji as reactions and statuses store it. */

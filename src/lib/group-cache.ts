@@ -1,7 +1,7 @@
 import type { Db } from "../db/index.js";
 import type { ApiUserGroup, GroupSettingValue, QueuedEvent } from "../events/types.js";
-import { JsonText } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { JsonText } from "../base/json-text.js";
+import { badRequest } from "../base/errors.js";
 import { apiUserGroupsOfRealm } from "./user-groups.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 
 /** Zulip's human_users_only: bots may not call this endpoint. */
 export function requireHuman(user: UserRow): void {

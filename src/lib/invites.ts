@@ -2,7 +2,7 @@ import type { Db } from "../db/index.js";
 import { activeMultiuseInvites, pendingInvites, type InviteRow, type MultiuseInviteRow } from "../db/queries/invites.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest, ownerRequired } from "../http/errors.js";
+import { badRequest, ownerRequired } from "../base/errors.js";
 import { isAdmin, Role } from "./roles.js";
 import { realmSetting } from "./realm-props.js";
 import type { RealmGroups } from "./group-cache.js";

@@ -3,7 +3,7 @@ import { messageById, userMessageFlags, type MessageRow } from "../db/queries/me
 import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { subscriptionOf } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { Role } from "./roles.js";
 
 /** A message the caller may read, with the caller's flags on it (undefined = never received). */

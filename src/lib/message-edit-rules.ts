@@ -1,5 +1,5 @@
 import type { MessageRow } from "../db/queries/messages.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 import type { MessageSettings } from "./message-rules.js";
 import { RESOLVED_TOPIC_PREFIX } from "./narrow.js";
 

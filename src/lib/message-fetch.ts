@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { AppContext } from "../context.js";
 import { MAX_STORED_ID, messagesByIds, type MessageRow } from "../db/queries/messages.js";
 import type { UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { HISTORICAL_FLAGS } from "./flags.js";
 import { buildNarrow, mutedCondition, mutedTopicCondition, type BuiltNarrow, type NarrowTerm } from "./narrow.js";
 import { selectInChunks } from "../db/chunks.js";

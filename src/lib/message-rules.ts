@@ -1,7 +1,7 @@
 import type { RealmRow } from "../db/queries/realms.js";
 import type { StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { REALM_DEFAULTS } from "./realm-props.js";
 import { Role } from "./roles.js";
 

@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from "kysely";
 import type { Db } from "../db/index.js";
 import { anyStreamByName, streamById } from "../db/queries/streams.js";
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { Flag, MENTION_BITS } from "./flags.js";
 import { accessMessage, canAccessStreamHistory } from "./message-access.js";
 import { parseSearch, searchCondition } from "./message-search.js";

@@ -1,6 +1,6 @@
 import type { Db } from "../db/index.js";
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 
 /**
  * The users named by a `principals` parameter (API emails or ids, not mixed), each an active

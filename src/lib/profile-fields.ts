@@ -1,6 +1,6 @@
 import type { Db } from "../db/index.js";
 import type { ProfileFieldRow } from "../db/queries/profile-fields.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import type { Check } from "../http/params.js";
 import { selectInChunks } from "../db/chunks.js";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db/index.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
-import type { MaybePromise } from "./maybe-promise.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
 
 /** Realms by id, in memory; actions that change a realm call `forget` after their commit. */
 export class RealmCache {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { RealmEmojiRow } from "../db/queries/realm-emoji.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 
 /** Zulip's MAX_EMOJI_FILE_SIZE_MIB default. */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;

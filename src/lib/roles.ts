@@ -1,4 +1,4 @@
-import { adminRequired } from "../http/errors.js";
+import { adminRequired } from "../base/errors.js";
 
 /** Zulip's role values; a lower number is more privileged. */
 export const Role = {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/index.js";
 import { sessionById, type SessionRow } from "../db/queries/sessions.js";
-import type { MaybePromise } from "./maybe-promise.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
 
 /** The most sessions one process keeps in memory; past it the least recently used are dropped. */
 const MAX_CACHED = 50_000;

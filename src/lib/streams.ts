@@ -2,7 +2,7 @@ import type { Db } from "../db/index.js";
 import { activeStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { subscriptionOf, type SubscriptionRow } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { emptyRenderContext, renderMarkdown } from "../markdown/index.js";
 import { isAdmin, Role } from "./roles.js";
 

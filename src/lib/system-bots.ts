@@ -1,6 +1,6 @@
 import type { Insertable } from "kysely";
 import type { UserTable } from "../db/schema.js";
-import { randomToken } from "./secrets.js";
+import { randomToken } from "../base/secrets.js";
 import { Role } from "./roles.js";
 
 /** Zulip's settings.NOTIFICATION_BOT address and the bot's display name. */

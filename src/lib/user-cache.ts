@@ -3,7 +3,7 @@ import { maxReceivedMessageId } from "../db/queries/messages.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { QueuedEvent } from "../events/types.js";
 import { userByApiKey, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
-import type { MaybePromise } from "./maybe-promise.js";
+import type { MaybePromise } from "../base/maybe-promise.js";
 
 /**
  * Users by id and by API key, kept in memory for the hot path (every request authenticates).

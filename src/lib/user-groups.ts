@@ -14,7 +14,7 @@ import {
 import type { UserRow } from "../db/queries/users.js";
 import type { ApiUserGroup, GroupSettingValue } from "../events/types.js";
 import type { RealmGroups } from "./group-cache.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { realmSetting } from "./realm-props.js";
 import { Role } from "./roles.js";
 

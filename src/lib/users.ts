@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { remembered } from "./remembered.js";
+import { remembered } from "../base/remembered.js";
 import type { Db } from "../db/index.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { UserRow } from "../db/queries/users.js";
 import { userByApiEmail, userById, usersOfRealm } from "../db/queries/users.js";
 import type { RealmRow } from "../db/queries/realms.js";
-import { JsonText } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { JsonText } from "../base/json-text.js";
+import { badRequest } from "../base/errors.js";
 import { realmSetting } from "./realm-props.js";
 import { Role } from "./roles.js";
 import { systemBotAvatarUrl } from "./system-bots.js";

@@ -1,6 +1,6 @@
 import { publicEndpoint, type Endpoint } from "../http/endpoint.js";
 import { openApiDocument } from "../http/openapi.js";
-import { FEATURE_LEVEL, VERSION } from "../version.js";
+import { FEATURE_LEVEL, VERSION } from "../base/version.js";
 
 /**
  * GET /openapi.json: the server's own OpenAPI description, made from `endpoints()` (every

@@ -2,11 +2,11 @@ import { doRegenerateApiKey } from "../actions/users.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { endpoint, publicEndpoint } from "../http/endpoint.js";
-import { ApiError, badRequest, rateLimited } from "../http/errors.js";
+import { ApiError, badRequest, rateLimited } from "../base/errors.js";
 import { str } from "../http/params.js";
 import { realmIconUrl } from "../lib/realm/branding.js";
 import { checkPasswordLogin } from "../lib/login.js";
-import { FEATURE_LEVEL, VERSION } from "../version.js";
+import { FEATURE_LEVEL, VERSION } from "../base/version.js";
 
 const AUTHENTICATION_METHODS = {
   password: true,

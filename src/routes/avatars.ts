@@ -3,7 +3,7 @@ import { checkDeleteAvatar, checkSetAvatar } from "../actions/avatars.js";
 import type { AppContext } from "../context.js";
 import { authenticate } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
-import { sessionRequired } from "../http/errors.js";
+import { sessionRequired } from "../base/errors.js";
 import { findSession, sessionUser } from "../http/session.js";
 import { avatarUrl, mediumAvatarUrl } from "../lib/users.js";
 import { sendStoredFile } from "../http/files.js";

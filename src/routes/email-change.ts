@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { confirmEmailChange } from "../actions/account.js";
 import type { AppContext } from "../context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 import { escapeHtml, html, json, page, wantsJson } from "../http/pages.js";
 
 /**

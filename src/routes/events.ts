@@ -2,7 +2,7 @@ import { checkSendTyping } from "../actions/typing.js";
 import { pollRegisterParams, queueOptions, registerParams, registerQueue, type Registration } from "../events/register.js";
 import { badQueueId } from "../events/queue.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, choice, int, isInt, isList, json, str } from "../http/params.js";
 
 /** Event queues: POST /register, GET and DELETE /events; and POST /typing, which only emits events. */

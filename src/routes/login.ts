@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { doCreateSession, doEndSession } from "../actions/sessions.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm, type RealmRow } from "../db/queries/realms.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 import { escapeHtml, html } from "../http/pages.js";
 import { bodyField, checkCsrf, clearSessionCookie, findSession, setSessionCookie } from "../http/session.js";
 import { checkPasswordLogin } from "../lib/login.js";

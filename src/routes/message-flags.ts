@@ -2,7 +2,7 @@ import { checkFlagChange, checkMarkAllAsRead, checkMarkChannelAsRead, checkUpdat
 import { checkAddReaction, checkRemoveReaction } from "../actions/reactions.js";
 import { checkAddSubmessage } from "../actions/submessages.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, int, isInt, isList, json, pathInt, str } from "../http/params.js";
 import { fetchRange, matchingReceived as matchingReceivedRows, parseAnchor } from "../lib/message-fetch.js";
 import { htmlEscape } from "../lib/message-rules.js";

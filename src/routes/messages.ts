@@ -3,7 +3,7 @@ import { checkDeleteMessage } from "../actions/message-delete.js";
 import { checkUpdateMessage } from "../actions/message-edit.js";
 import { clientFromUserAgent } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
 import { HISTORICAL_FLAGS } from "../lib/flags.js";
 import { accessMessage } from "../lib/message-access.js";

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkRequestPasswordReset, completePasswordReset, passwordResetUser } from "../actions/password-reset.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 import { escapeHtml, html } from "../http/pages.js";
 import { bodyField } from "../http/session.js";
 import { isValidEmail } from "../lib/invites.js";

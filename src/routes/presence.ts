@@ -2,7 +2,7 @@ import { checkUpdatePresence } from "../actions/presence.js";
 import { checkUpdateStatus } from "../actions/status.js";
 import { statusOf } from "../db/queries/user-status.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, int, pathInt, str } from "../http/params.js";
 import { requireHuman } from "../lib/human.js";
 import { OFFLINE_THRESHOLD_SECS, legacyPresence, presenceOf, realmPresences } from "../lib/presence.js";

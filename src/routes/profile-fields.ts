@@ -9,7 +9,7 @@ import {
 import { profileFieldsOfRealm } from "../db/queries/profile-fields.js";
 import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
-import { adminRequired } from "../http/errors.js";
+import { adminRequired } from "../base/errors.js";
 import { bool, int, isDict, isInt, isList, json, pathInt, str } from "../http/params.js";
 import { requireHuman } from "../lib/human.js";
 import { fieldDict, isFieldData, isProfileValue } from "../lib/profile-fields.js";

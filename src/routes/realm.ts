@@ -3,7 +3,7 @@ import { checkUpdateRealm } from "../actions/realm-settings.js";
 import { realmDomainsOfRealm } from "../db/queries/realm-domains.js";
 import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
-import { adminRequired, missingArgument, ownerRequired } from "../http/errors.js";
+import { adminRequired, missingArgument, ownerRequired } from "../base/errors.js";
 import { decodeJson, isBool, str, type Param } from "../http/params.js";
 import { realmDomainDict } from "../lib/realm/domains.js";
 import { decodeRealmSetting, REALM_SETTINGS, type DecodedSettingValue } from "../lib/realm/settings.js";

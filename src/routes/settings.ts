@@ -1,7 +1,7 @@
 import { checkUpdateRealmDefaults, checkUpdateSettings } from "../actions/settings.js";
 import { checkChangeAccount } from "../actions/account.js";
 import { endpoint } from "../http/endpoint.js";
-import { adminRequired, badRequest } from "../http/errors.js";
+import { adminRequired, badRequest } from "../base/errors.js";
 import { Param, decodeJson, int, isBool, str } from "../http/params.js";
 import { requireHuman } from "../lib/human.js";
 import { isAdmin } from "../lib/roles.js";

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { doCreateSession } from "../actions/sessions.js";
 import { acceptInvitation, findInvitation, requestSignupConfirmation, type Invitation } from "../actions/signup.js";
 import type { AppContext } from "../context.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 import { escapeHtml, html, json, page, wantsJson } from "../http/pages.js";
 import { setSessionCookie } from "../http/session.js";
 

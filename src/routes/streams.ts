@@ -3,7 +3,7 @@ import { checkAddDefaultStream, checkArchiveStream, checkRemoveDefaultStream, ch
 import { topicsOfStream } from "../db/queries/streams.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, int, isInt, json, pathInt, str } from "../http/params.js";
 import { isAdmin } from "../lib/roles.js";
 import { listStreams } from "../lib/stream-list.js";

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { bool, decodeJson, int, isBool, isDict, isEither, isInt, isList, isOneOf, isStr, json, Param, pathInt, type Check, type ParamValues } from "../http/params.js";
 import { listSubscriptions } from "../lib/stream-list.js";
 import { accessStreamById, isSubscribed, MAX_STREAM_DESCRIPTION_LENGTH, STREAM_POST_POLICIES } from "../lib/streams.js";

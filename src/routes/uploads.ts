@@ -7,7 +7,7 @@ import { defaultRealm } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
 import { findSession, sessionUser } from "../http/session.js";
 import { pathInt } from "../http/params.js";

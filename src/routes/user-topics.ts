@@ -1,7 +1,7 @@
 import { checkSetUserTopic } from "../actions/user-topics.js";
 import { VisibilityPolicy } from "../lib/user-topics.js";
 import { endpoint } from "../http/endpoint.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { choice, int, str } from "../http/params.js";
 import { MAX_TOPIC_LENGTH } from "../lib/streams.js";
 

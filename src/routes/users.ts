@@ -1,11 +1,11 @@
 import { checkChangeRole, checkCreateUser, checkDeactivateOwnUser, checkDeactivateUser, checkReactivateUser, doChangeFullName } from "../actions/users.js";
 import { endpoint } from "../http/endpoint.js";
-import { adminRequired } from "../http/errors.js";
+import { adminRequired } from "../base/errors.js";
 import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
 import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
 import { accessUserByEmail, accessUserById, apiUser, checkFullName, checkFullNameAvailable, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users.js";
 import { checkUpdateProfileData } from "../actions/profile-fields.js";
-import { whenBoth } from "../lib/maybe-promise.js";
+import { whenBoth } from "../base/maybe-promise.js";
 import { isProfileValue } from "../lib/profile-fields.js";
 
 const listParams = {

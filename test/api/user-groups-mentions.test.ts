@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../src/http/errors.js";
+import { ApiError } from "../../src/base/errors.js";
 import { checkUserGroupMentionAllowed } from "../../src/lib/user-groups.js";
 import type { Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../src/http/errors.js";
-import type { RateLimitState } from "../../src/http/rate-limit.js";
+import { ApiError } from "../../src/base/errors.js";
+import type { RateLimitState } from "../../src/base/rate-limit.js";
 import { RedisCallLimiter } from "../../src/cluster/limits.js";
 import { ClusterKeys } from "../../src/cluster/redis.js";
 import { CLUSTER_SKIP_REASON, clusterBackends } from "../harness/cluster.js";

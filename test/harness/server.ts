@@ -5,7 +5,7 @@ import pino from "pino";
 import { buildApp, type App } from "../../src/app.js";
 import { createRealm } from "../../src/actions/realms.js";
 import { checkCreateUser } from "../../src/actions/users.js";
-import type { Clock } from "../../src/clock.js";
+import type { Clock } from "../../src/base/clock.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { Store } from "../../src/db/index.js";
 import type { UserRow } from "../../src/db/queries/users.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ATTEMPT_RULES, AttemptLimiter } from "../../src/lib/attempts.js";
+import { ATTEMPT_RULES, AttemptLimiter } from "../../src/base/attempts.js";
 import { isStrongPassword } from "../../src/lib/passwords.js";
 
 describe("AttemptLimiter", () => {

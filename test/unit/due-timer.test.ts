@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DueTimer, everyInterval } from "../../src/due-timer.js";
+import { DueTimer, everyInterval } from "../../src/base/due-timer.js";
 
 /** A clock that follows the fake timers' time. */
 const clock = { now: () => Date.now() };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { collectAfterBursts } from "../../src/heap.js";
+import { collectAfterBursts } from "../../src/base/heap.js";
 
 describe("collectAfterBursts", () => {
   beforeEach(() => vi.useFakeTimers());

@@ -17,6 +17,7 @@ import { m017WelcomeBot } from "./017-welcome-bot.js";
 import { m016Attachments } from "./016-attachments.js";
 import { m018Sessions } from "./018-sessions.js";
 import { m021PasswordResets } from "./021-password-resets.js";
+import { m022OutgoingMail } from "./022-outgoing-mail.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "016-attachments": m016Attachments,
   "018-sessions": m018Sessions,
   "021-password-resets": m021PasswordResets,
+  "022-outgoing-mail": m022OutgoingMail,
 };

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.js";
 import { readersOf } from "../../db/queries/user-messages.js";
 import type { UserRow } from "../../db/queries/users.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 import { accessMessage } from "../message-access.js";
 import { realmSetting } from "../realm-props.js";
 import { userSetting } from "../settings.js";

@@ -2,7 +2,7 @@ import type { Db } from "../../db/index.js";
 import { channelIdsOfGroups, defaultStreamGroupsOfRealm } from "../../db/queries/default-stream-groups.js";
 import { activeStreamsByIds } from "../../db/queries/streams.js";
 import type { DefaultStreamGroupsEvent } from "../../events/types.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 import { byName } from "../stream-list.js";
 import { apiStream } from "../streams.js";
 import { pyStrip } from "./python-text.js";

@@ -1,4 +1,4 @@
-import { badRequest, type ApiError } from "../../http/errors.js";
+import { badRequest, type ApiError } from "../../base/errors.js";
 
 /** Django's message for a required text field left empty. */
 export const BLANK = "This field cannot be blank.";

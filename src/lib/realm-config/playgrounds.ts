@@ -1,5 +1,5 @@
 import type { RealmPlaygroundRow } from "../../db/queries/realm-playgrounds.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 import { BLANK, FieldErrors, NON_FIELD } from "./model-errors.js";
 import { UriTemplate } from "./uri-template.js";
 

@@ -2,7 +2,7 @@ import type { Db } from "../../db/index.js";
 import { realmDomainsOfRealm, type RealmDomainRow } from "../../db/queries/realm-domains.js";
 import type { RealmRow } from "../../db/queries/realms.js";
 import type { RealmDomainDict } from "../../events/types.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 import { realmSetting } from "../realm-props.js";
 
 /** A realm domain as the API shows it. */

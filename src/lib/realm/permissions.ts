@@ -1,4 +1,4 @@
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 import type { RealmGroups } from "../group-cache.js";
 import { REALM_GROUP_DEFAULTS, type RealmGroupSetting } from "../realm-props.js";
 import { SystemGroups } from "../user-groups.js";

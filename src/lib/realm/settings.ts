@@ -1,4 +1,4 @@
-import { badRequest, conversionError } from "../../http/errors.js";
+import { badRequest, conversionError } from "../../base/errors.js";
 import { decodeJson, int, isBool } from "../../http/params.js";
 import type { RealmRow } from "../../db/queries/realms.js";
 import { REALM_DEFAULTS, realmProps } from "../realm-props.js";

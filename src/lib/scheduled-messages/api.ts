@@ -2,7 +2,7 @@ import type { Db } from "../../db/index.js";
 import { pendingScheduledMessagesOf, scheduledMessageOf, type ScheduledMessageRow } from "../../db/queries/scheduled-messages.js";
 import type { UserRow } from "../../db/queries/users.js";
 import type { ScheduledMessageObject } from "../../events/types.js";
-import { notFound } from "../../http/errors.js";
+import { notFound } from "../../base/errors.js";
 
 /** A scheduled message of the user, delivered or not; anyone else's reads as missing (404). */
 export async function accessScheduledMessage(db: Db, user: UserRow, id: number): Promise<ScheduledMessageRow> {

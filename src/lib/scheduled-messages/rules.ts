@@ -1,4 +1,4 @@
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message more than this late is not sent. */
 export const LATE_CUTOFF_MS = 10 * 60_000;

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../context.js";
 import type { UserRow } from "../../db/queries/users.js";
 import type { AppEvent } from "../../events/types.js";
-import { FEATURE_LEVEL, VERSION } from "../../version.js";
+import { FEATURE_LEVEL, VERSION } from "../../base/version.js";
 import { stateSections } from "./index.js";
 import type { StateOptions } from "./types.js";
 

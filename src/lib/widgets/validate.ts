@@ -1,4 +1,4 @@
-import { badRequest } from "../../http/errors.js";
+import { badRequest } from "../../base/errors.js";
 
 /**
  * Zulip 9.0's checks on what readers send to a poll or a to-do list (POST /submessage), with its

@@ -1,4 +1,4 @@
-import type { MaybePromise } from "../lib/maybe-promise.js";
+import type { MaybePromise } from "./maybe-promise.js";
 import { ApiError } from "./errors.js";
 
 /** The window of the API limits. */
