@@ -10,10 +10,14 @@ import type { QueuedEvent } from "./types.js";
 export type CacheChange =
   | { cache: "user"; id: number }
   | { cache: "realm"; id: number }
+  /** A user's browser sessions were ended or changed. */
+  | { cache: "sessions"; userId: number }
   | { cache: "linkifiers"; realmId: number }
   | { cache: "alert_words"; realmId: number }
   /** A scheduled message now falls due at `dueAt` (ms): the timer that sends them wakes. */
   | { cache: "scheduled_messages"; dueAt: number }
+  /** A queued mail is due at `dueAt` (ms): the timer that sends mail wakes. */
+  | { cache: "mail"; dueAt: number }
   /** A user's presence changed (cluster mode: presence lives in each process's memory). */
   | { cache: "presence"; entry: PresenceEntry }
   /** Everything: the process missed changes (its connection to the other processes broke). */
@@ -35,6 +39,9 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
       case "realm":
         ctx.realms.forget(change.id);
         break;
+      case "sessions":
+        ctx.sessions.forgetUser(change.userId);
+        break;
       case "linkifiers":
         ctx.linkifiers.forget(change.realmId);
         break;
@@ -44,6 +51,9 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
       case "scheduled_messages":
         ctx.scheduledMessages.wake(change.dueAt);
         break;
+      case "mail":
+        ctx.mail.wake(change.dueAt);
+        break;
       case "presence":
         presenceOf(ctx).observe(change.entry);
         break;
@@ -52,6 +62,7 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
         ctx.realms.forgetAll();
         ctx.linkifiers.forgetAll();
         ctx.groups.forgetAll();
+        ctx.sessions.forgetAll();
         alertWordCacheOf(ctx).forgetAll();
         break;
     }
