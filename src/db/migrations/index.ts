@@ -16,6 +16,7 @@ import { m010RealmConfig } from "./010-realm-config.js";
 import { m017WelcomeBot } from "./017-welcome-bot.js";
 import { m016Attachments } from "./016-attachments.js";
 import { m021PasswordResets } from "./021-password-resets.js";
+import { m022OutgoingMail } from "./022-outgoing-mail.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "017-welcome-bot": m017WelcomeBot,
   "016-attachments": m016Attachments,
   "021-password-resets": m021PasswordResets,
+  "022-outgoing-mail": m022OutgoingMail,
 };
