@@ -58,7 +58,7 @@ export function Feed({ terms }: { terms: Term[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [win, setWin] = useState<Win | null>(null);
   const pending = useRef<{ id: string; top: number } | "bottom" | "anchor" | null>(null);
-  const committedLo = useRef<{ key: string; first: number | undefined }>({ key: "", first: undefined });
+  const committedLo = useRef<{ key: string; first: number | undefined; count: number }>({ key: "", first: undefined, count: 0 });
   const drawnFor = useRef("");
   const list = s?.lists.get(key);
   const hasList = list !== undefined;
@@ -67,24 +67,25 @@ export function Feed({ terms }: { terms: Term[] }) {
     if (!hasList) void loadList(terms).catch(() => undefined);
   }, [key, hasList]);
 
-  const current = list && win?.key === key ? win : null;
+  // A newly opened list gets its window in the same render (no empty frame), kept by the effect below.
+  const opening = list && s && win?.key !== key ? initialWin(list, s) : null;
+  const current = list && win?.key === key ? win : opening;
+  if (opening) pending.current = list?.anchor !== null ? "anchor" : "bottom";
   useEffect(() => {
-    if (list && s && !current) {
-      setWin(initialWin(list, s));
-      pending.current = list.anchor !== null ? "anchor" : "bottom";
-    }
-  }, [list, current]);
+    if (opening) setWin(opening);
+  });
 
   const [lo, hi] = list && current ? bounds(list, current) : [0, 0];
   const el = scroller.current;
-  if (el && list && current && committedLo.current.key === key && committedLo.current.first !== list.ids[lo] && pending.current === null) {
-    pending.current = nearBottom(el) && current.atEnd ? "bottom" : capture(el);
+  if (el && list && current && !opening && committedLo.current.key === key && pending.current === null) {
+    if (current.atEnd && committedLo.current.count !== list.ids.length && nearBottom(el)) pending.current = "bottom";
+    else if (committedLo.current.first !== list.ids[lo]) pending.current = capture(el);
   }
 
   useLayoutEffect(() => {
     const box = scroller.current;
     if (!box || !list || !current) return;
-    committedLo.current = { key, first: list.ids[lo] };
+    committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
     if (p === "bottom") box.scrollTop = box.scrollHeight;
