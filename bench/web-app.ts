@@ -19,6 +19,7 @@ import pino from "pino";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { buildApp, type App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { RecipientType, recipientId } from "../src/db/queries/messages.js";
 import { buildWeb } from "../web/build.js";
 import { CHROMIUM, hasChromium, launch } from "../test/web/browser.js";
 import { basicAuth } from "./auth.js";
@@ -44,11 +45,11 @@ async function seed(app: App, owner: BenchUser, users: BenchUser[]): Promise<{ s
   });
   if (res.status !== 200) throw new Error(`subscribe: ${await res.text()}`);
   const stream = await app.ctx.db.selectFrom("stream").select("id").where("name", "=", "bench").executeTakeFirstOrThrow();
-  const recipient = await app.ctx.db.selectFrom("recipient").select("id").where("type", "=", 2).where("type_id", "=", stream.id).executeTakeFirstOrThrow();
   const realm = await app.ctx.db.selectFrom("user").select("realm_id").where("id", "=", owner.id).executeTakeFirstOrThrow();
   const now = Math.floor(Date.now() / 1000) - MESSAGES * 30;
   const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
   await app.ctx.store.write(async (tx) => {
+    const recipient = { id: await recipientId(tx, RecipientType.STREAM, stream.id) };
     for (let start = 0; start < MESSAGES; start += 500) {
       const rows = [];
       for (let i = start; i < Math.min(MESSAGES, start + 500); i++) {
@@ -99,6 +100,17 @@ async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, st
     await throttle(page, 4);
     await page.goto(`${listening}/#narrow/channel/${streamId}-bench`);
     app.push(await painted(page));
+    if (process.env.ROOKERY_BENCH_DEBUG) {
+      console.log(
+        await page.evaluate(() =>
+          JSON.stringify([
+            ...performance.getEntriesByType("navigation").map((e) => ["nav", Math.round((e as PerformanceNavigationTiming).responseEnd), Math.round((e as PerformanceNavigationTiming).domContentLoadedEventEnd)]),
+            ...performance.getEntriesByType("resource").map((e) => [e.name.replace(location.origin, ""), Math.round(e.startTime), Math.round((e as PerformanceResourceTiming).responseEnd)]),
+            ...performance.getEntriesByType("mark").map((e) => [e.name, Math.round(e.startTime)]),
+          ]),
+        ),
+      );
+    }
     await context.close();
 
     const plain = await browser.newContext({ viewport: { width: 1400, height: 1024 } });
