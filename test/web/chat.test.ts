@@ -148,7 +148,7 @@ describe.skipIf(!hasChromium)("the web app in two browsers", () => {
   });
 
   it("draws every view without console errors (screenshots at 1400x1024)", async () => {
-    for (const [hash, name] of [
+    const views: [string, string][] = [
       ["#recent", "recent-conversations"],
       ["#feed", "combined-feed"],
       ["#narrow/is/mentioned", "mentions"],
@@ -156,7 +156,8 @@ describe.skipIf(!hasChromium)("the web app in two browsers", () => {
       ["#drafts", "drafts"],
       ["#channels", "channel-browser"],
       ["#inbox", "inbox-empty"],
-    ]) {
+    ];
+    for (const [hash, name] of views) {
       await hamlet.evaluate((h) => {
         location.hash = h;
       }, hash);

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { route, state } from "../state/store.js";
+import { route } from "../state/store.js";
+import { useStateOf } from "./select.js";
 import { termsToHash } from "../state/narrow.js";
 import { parseQuery, suggest, termsToQuery } from "../state/search.js";
 
 /** The search box: Zulip's operators, suggestions as you type (arrows, Enter, Escape), "/" to focus. */
 export function SearchBar() {
-  const s = state.value;
+  const s = useStateOf((st) => [st.streams, st.users, st.subs, st.topics]);
   const r = route.value;
   const [text, setText] = useState("");
   const [open, setOpen] = useState(false);
