@@ -439,6 +439,15 @@ export interface ImageAttachmentTable {
   thumbnail_metadata: string;
 }
 
+/** A signed-in browser; `id` is the SHA-256 digest (hex) of its cookie. */
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -479,4 +488,5 @@ export interface Database {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
+  session: SessionTable;
 }
