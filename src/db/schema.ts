@@ -422,6 +422,12 @@ export interface ImageAttachmentTable {
   thumbnail_metadata: string;
 }
 
+/** An image of another site a message shows through /thumbnail, by a sha256 digest of its URL. */
+export interface MessageImageUrlTable {
+  url_digest: string;
+  message_id: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -461,4 +467,5 @@ export interface Database {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
+  message_image_url: MessageImageUrlTable;
 }
