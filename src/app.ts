@@ -42,6 +42,8 @@ import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
+import { deliverDueMail, mailTriesSettled } from "./actions/mail.js";
+import { nextMailTime } from "./db/queries/outgoing-mail.js";
 import { httpsServerFactory } from "./tls.js";
 import { listenControlSocket, type ControlSocket } from "./events/relay.js";
 
@@ -92,7 +94,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     realms: new RealmCache(store.db),
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db),
-    mailer: createMailer(config.smtpUrl, config.dataDir, log),
+    mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
@@ -116,6 +118,13 @@ export async function createContext(config: Config, options: AppOptions = {}): P
       // In a cluster, only the holder of the jobs lease sends them.
       run: async (stopping) => {
         if (!cluster || cluster.jobs.held) await deliverDueScheduledMessages(ctx, stopping);
+      },
+    }),
+    mail: new DueTimer(clock, log, {
+      next: () => nextMailTime(store.db),
+      // In a cluster, only the holder of the jobs lease tries mail again.
+      run: async (stopping) => {
+        if (!cluster || cluster.jobs.held) await deliverDueMail(ctx, stopping);
       },
     }),
     unclaimedUploads: new DueTimer(
@@ -198,6 +207,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
+  // Mail queued before a restart, or whose retry fell due while the server was down, goes now.
+  ctx.mail.start();
   ctx.unclaimedUploads.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
   // Images uploaded before a restart whose thumbnails were never made (in a cluster, the holder of
@@ -209,6 +220,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const { jobs } = ctx.cluster;
     jobs.onTaken = () => {
       void ctx.scheduledMessages.runDue();
+      void ctx.mail.runDue();
       backlog().catch((error: unknown) => log.error({ err: error }, "thumbnail backlog failed"));
     };
     await jobs.start();
@@ -229,6 +241,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
+  await ctx.mail.stop();
+  await mailTriesSettled(ctx);
+      await ctx.mail.stop();
+      await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();

@@ -51,6 +51,8 @@ export interface AppContext {
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
    */
   scheduledMessages: DueTimer;
+  /** Tries queued mail again when it falls due (started by buildApp; see actions/mail.ts). */
+  mail: DueTimer;
   /**
    * Removes uploads no message claimed within five weeks, at start and daily by `clock`
    * (started by buildApp); `runDue()` runs it now, as the timer does.

@@ -14,6 +14,7 @@ import { hashPassword, randomToken, verifyPassword } from "../base/secrets.js";
 import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users.js";
 import { InvitationUnusable } from "./signup.js";
 import { doChangeFullName } from "./users.js";
+import { queueMail } from "./mail.js";
 
 /** Zulip's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS: an email-change link works for one day. */
 const EMAIL_CHANGE_VALIDITY_MS = 86_400_000;
@@ -104,7 +105,7 @@ async function sendEmailChangedNotice(ctx: AppContext, user: UserRow, oldEmail: 
     ``,
   ].join("\n");
   try {
-    await ctx.mailer.send({ to: oldEmail, subject: `Email address changed for ${realm.name}`, text });
+    await queueMail(ctx, { to: oldEmail, subject: `Email address changed for ${realm.name}`, text, realmId: realm.id });
   } catch (error) {
     ctx.log.error({ err: error, user: user.id }, "email-change notice could not be sent");
   }
@@ -170,7 +171,7 @@ async function checkStartEmailChange(ctx: AppContext, user: UserRow, rawEmail: s
     ``,
   ].join("\n");
   try {
-    await ctx.mailer.send({ to: newEmail, subject: `Confirm your new email address for ${realm.name}`, text });
+    await queueMail(ctx, { to: newEmail, subject: `Confirm your new email address for ${realm.name}`, text, realmId: realm.id, senderId: user.id });
   } catch (error) {
     ctx.log.error({ err: error, user: user.id }, "email-change confirmation could not be sent");
   }

@@ -7,6 +7,7 @@ import { updateUser, userById, type UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
 import { isStrongPassword } from "../lib/passwords.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
+import { queueMail } from "./mail.js";
 
 /** A reset link works for one day. */
 export const PASSWORD_RESET_VALIDITY_MS = 86_400_000;
@@ -50,7 +51,7 @@ export async function sendPasswordResetMail(ctx: AppContext, user: UserRow): Pro
     `If it was not you, ignore this email: your password stays as it is.`,
     ``,
   ].join("\n");
-  await ctx.mailer.send({ to: user.delivery_email, subject: `Reset your password for ${realm.name}`, text });
+  await queueMail(ctx, { to: user.delivery_email, subject: `Reset your password for ${realm.name}`, text, realmId: realm.id });
 }
 
 /** The user a reset token opens: undefined when the token is unknown, used, revoked or expired, or the account is deactivated. */

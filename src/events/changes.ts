@@ -14,6 +14,8 @@ export type CacheChange =
   | { cache: "alert_words"; realmId: number }
   /** A scheduled message now falls due at `dueAt` (ms): the timer that sends them wakes. */
   | { cache: "scheduled_messages"; dueAt: number }
+  /** A queued mail is due at `dueAt` (ms): the timer that sends mail wakes. */
+  | { cache: "mail"; dueAt: number }
   /** A user's presence changed (cluster mode: presence lives in each process's memory). */
   | { cache: "presence"; entry: PresenceEntry }
   /** Everything: the process missed changes (its connection to the other processes broke). */
@@ -43,6 +45,9 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
         break;
       case "scheduled_messages":
         ctx.scheduledMessages.wake(change.dueAt);
+        break;
+      case "mail":
+        ctx.mail.wake(change.dueAt);
         break;
       case "presence":
         presenceOf(ctx).observe(change.entry);

@@ -4,7 +4,7 @@ import type { Kysely, Migration } from "kysely";
  * The images of other sites each message shows through /thumbnail, by a digest of the URL
  * (sha256, hex): the proxy fetches a URL only for a reader of a message that shows it.
  */
-export const m022MessageImageUrls: Migration = {
+export const m023MessageImageUrls: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
       .createTable("message_image_url")
