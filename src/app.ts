@@ -19,6 +19,7 @@ import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
+import { SessionCache } from "./lib/session-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
 import { DueTimer, everyInterval } from "./base/due-timer.js";
@@ -36,8 +37,13 @@ import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
 import { Metrics } from "./base/metrics.js";
+import { WebAssets } from "./http/static-files.js";
 import { registerFileRoutes } from "./routes/uploads.js";
-import { registerAvatarRoutes } from "./routes/avatars.js";
+import { registerAvatarRedirects, registerAvatarRoutes } from "./routes/avatars.js";
+import { registerLoginRoutes } from "./routes/login.js";
+import { registerPasswordResetRoutes } from "./routes/password-reset.js";
+import { registerWebRoutes } from "./routes/web.js";
+import { CONTENT_SECURITY_POLICY } from "./http/pages.js";
 import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
@@ -92,12 +98,14 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     bus: options.bus ?? cluster?.bus ?? localBus(),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
+    sessions: new SessionCache(store.db),
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
+    web: new WebAssets(config.webDir),
     thumbnails: new ThumbnailQueue(log),
     imageProxy: new ImageProxy({
       cacheDir: path.join(config.dataDir, "image-proxy"),
@@ -112,7 +120,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
       log,
     }),
     urls: new UrlSigner(config.dataDir),
-    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
+    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), passwordReset: new AttemptLimiter(ATTEMPT_RULES.passwordResetForm), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
       // In a cluster, only the holder of the jobs lease sends them.
@@ -168,6 +176,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
   http.setNotFoundHandler((request, reply) => sendProtocolError(request.url, reply, notFound("Not Found")));
+  // Every HTML page (the app, the login pages, file errors) allows nothing from another origin and no inline script.
+  http.addHook("onSend", (_request, reply, payload, done) => {
+    if (String(reply.getHeader("content-type") ?? "").startsWith("text/html") && !reply.hasHeader("content-security-policy")) {
+      reply.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    }
+    done(null, payload);
+  });
   const logRequests = log.isLevelEnabled("info");
   http.addHook("onResponse", (request, reply, done) => {
     // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
@@ -194,6 +209,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmojiImageRoutes(http, ctx);
   registerFileRoutes(http, ctx);
   registerAvatarRoutes(http, ctx);
+  registerAvatarRedirects(http, ctx);
+  registerLoginRoutes(http, ctx);
+  registerPasswordResetRoutes(http, ctx);
+  registerWebRoutes(http, ctx);
   registerRealmBrandingRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);

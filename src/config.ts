@@ -31,6 +31,8 @@ export interface Config {
   internalUrl: string | null;
   /** The prefix of every Redis key of the cluster (ROOKERY_REDIS_PREFIX, default "rookery:"). */
   redisPrefix: string;
+  /** The built web app: manifest.json and the hashed files it names (ROOKERY_WEB_DIR, default ./dist/web). */
+  webDir: string;
   /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
   clusterSecret: string | null;
   /**
@@ -132,7 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustedProxies = parseTrustedProxies(env.ROOKERY_TRUSTED_PROXIES ?? "");
   const bodyTimeoutS = parseCount(env, "ROOKERY_BODY_TIMEOUT_S", "30");
   const imageProxy = parseImageProxy(env);
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, emailFrom, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS, imageProxy };
+  const webDir = path.resolve(env.ROOKERY_WEB_DIR ?? "./dist/web");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, emailFrom, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS, imageProxy, webDir };
 }
 
 function parseTls(env: NodeJS.ProcessEnv): TlsFiles | null {

@@ -445,6 +445,15 @@ export interface MessageImageUrlTable {
   message_id: number;
 }
 
+/** A signed-in browser; `id` is the SHA-256 digest (hex) of its cookie. */
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -486,4 +495,5 @@ export interface Database {
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
   message_image_url: MessageImageUrlTable;
+  session: SessionTable;
 }
