@@ -15,7 +15,7 @@ import { messageDict, MessageLookups } from "../lib/message-dict.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
 import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, privateRecipients, streamIndicator, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/message-rules.js";
 import { dmKey } from "../lib/narrow.js";
-import { alertWordCacheOf, alertWordsMatch } from "../lib/alert-words.js";
+import { alertWordsMatch } from "../lib/alert-words.js";
 import { renderContent, type Rendered } from "../lib/render.js";
 import { checkCanSendDirectMessage } from "../lib/dm-permissions.js";
 import { checkUserGroupMentionAllowed } from "../lib/user-groups.js";
@@ -80,7 +80,7 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
   const checked = await checkMessage(ctx, sender, addressee, input.content);
   const readBySender = input.readBySender ?? sentByHuman(input.client);
   // Read before the write: on SQLite the transaction holds the only connection.
-  const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
+  const alertWords = await ctx.alertWords.byUser(sender.realm_id);
   return write(ctx, (tx, outbox) =>
     doSendMessage(ctx, tx, outbox, sender, checked.destination, checked.content, checked.rendered, {
       client: input.client,

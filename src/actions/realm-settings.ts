@@ -5,7 +5,7 @@ import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { RealmEvent, RealmSettingValue } from "../events/types.js";
 import { adminRequired, badRequest, ownerRequired } from "../base/errors.js";
-import type { RealmGroups } from "../lib/group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { REALM_DEFAULTS, realmProps, type RealmGroupSetting } from "../lib/realm-props.js";
 import { realmSettingGroup } from "../lib/realm-groups.js";
 import { checkGroupForRealmSetting, REALM_PERMISSION_SETTINGS } from "../lib/realm/permissions.js";

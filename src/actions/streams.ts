@@ -23,7 +23,7 @@ import { doRemoveChannelFromGroups } from "./default-stream-groups.js";
 import { isAdmin, Role } from "../lib/roles.js";
 import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
 import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
-import type { RealmGroups } from "../lib/group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { newStreamEmailToken } from "../base/secrets.js";
 import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/stream-permissions.js";
 

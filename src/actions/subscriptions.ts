@@ -6,7 +6,7 @@ import { insertSubscriptions, setSubscriptionsUserActive, subscriberIds, subscri
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import type { RealmGroups } from "../lib/group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { resolvePrincipals } from "../lib/principals.js";
 import { isAdmin, Role } from "../lib/roles.js";
 import { canSubscribeOthers, inStreamGroup } from "../lib/stream-permissions.js";

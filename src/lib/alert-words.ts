@@ -1,6 +1,3 @@
-import type { AppContext } from "../context.js";
-import { alertWordsOfRealm } from "../db/queries/alert-words.js";
-
 /**
  * Alert words: which recipients of a message get the has_alert_word flag. Zulip matches a word
  * case-insensitively where it stands between these characters (or the start/end of the text).
@@ -23,48 +20,4 @@ export function alertWordsMatch(content: string, words: readonly string[]): bool
     }
   }
   return false;
-}
-
-/** Each realm's alert words by user, loaded once and dropped by the actions that change them. */
-export class AlertWordCache {
-  private readonly realms = new Map<number, Promise<Map<number, string[]>>>();
-
-  constructor(private readonly ctx: AppContext) {}
-
-  /** The alert words of every user of a realm who has any. */
-  byUser(realmId: number): Promise<Map<number, string[]>> {
-    let loading = this.realms.get(realmId);
-    if (!loading) {
-      loading = alertWordsOfRealm(this.ctx.db, realmId).then((rows) => {
-        const map = new Map<number, string[]>();
-        for (const r of rows) map.set(r.user_id, [...(map.get(r.user_id) ?? []), r.word]);
-        return map;
-      });
-      this.realms.set(realmId, loading);
-      loading.catch(() => this.realms.delete(realmId));
-    }
-    return loading;
-  }
-
-  /** Drops a realm after its words changed. */
-  forget(realmId: number): void {
-    this.realms.delete(realmId);
-  }
-
-  /** Drops every realm (changes were missed). */
-  forgetAll(): void {
-    this.realms.clear();
-  }
-}
-
-const caches = new WeakMap<AppContext, AlertWordCache>();
-
-/** The alert-word cache of a context. */
-export function alertWordCacheOf(ctx: AppContext): AlertWordCache {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new AlertWordCache(ctx);
-    caches.set(ctx, cache);
-  }
-  return cache;
 }

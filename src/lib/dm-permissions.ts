@@ -4,7 +4,7 @@ import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
 import { dmKey } from "./narrow.js";
-import type { RealmGroups } from "./group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { realmSettingGroup } from "./realm-groups.js";
 import { SystemGroups } from "./user-groups.js";
 

@@ -5,7 +5,7 @@ import type { UserRow } from "../db/queries/users.js";
 import { badRequest, ownerRequired } from "../base/errors.js";
 import { isAdmin, Role } from "./roles.js";
 import { realmSetting } from "./realm-props.js";
-import type { RealmGroups } from "./group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { isInRealmGroupSetting } from "./realm-groups.js";
 import { hasRolePolicy } from "./user-groups.js";
 

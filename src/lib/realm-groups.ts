@@ -1,5 +1,5 @@
 import type { RealmRow } from "../db/queries/realms.js";
-import type { RealmGroups } from "./group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { REALM_GROUP_DEFAULTS, realmGroupProp, type RealmGroupSetting } from "./realm-props.js";
 import { SystemGroups } from "./user-groups.js";
 

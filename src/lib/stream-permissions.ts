@@ -1,7 +1,7 @@
 import type { Db } from "../db/index.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
-import type { RealmGroups } from "./group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { isInRealmGroupSetting } from "./realm-groups.js";
 import { realmProp } from "./realm-props.js";
 import { Role } from "./roles.js";

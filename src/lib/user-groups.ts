@@ -3,17 +3,14 @@ import type { RealmRow } from "../db/queries/realms.js";
 import {
   directMemberIds,
   directSubgroupIds,
-  groupsOfRealm,
-  membershipsOfRealm,
   namedGroupById,
   namedGroupByName,
   realmUsersByIds,
-  subgroupLinksOfRealm,
   type UserGroupRow,
 } from "../db/queries/user-groups.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { ApiUserGroup, GroupSettingValue } from "../events/types.js";
-import type { RealmGroups } from "./group-cache.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { badRequest } from "../base/errors.js";
 import { realmSetting } from "./realm-props.js";
 import { Role } from "./roles.js";
@@ -179,29 +176,6 @@ export function sameSettingValue(a: GroupSettingValue, b: GroupSettingValue): bo
   return same(a.direct_members, b.direct_members) && same(a.direct_subgroups, b.direct_subgroups);
 }
 
-/** Every named group of a realm as the API shows it, by id (Zulip's user_groups_in_realm_serialized). */
-export async function apiUserGroupsOfRealm(db: Db, realmId: number): Promise<ApiUserGroup[]> {
-  const groups = await groupsOfRealm(db, realmId);
-  const members = groupLists(await membershipsOfRealm(db, realmId));
-  const subgroups = groupLists(await subgroupLinksOfRealm(db, realmId));
-  const named = new Set(groups.filter((g) => g.name !== null).map((g) => g.id));
-  const value = (id: number | null): GroupSettingValue => {
-    if (id === null || named.has(id)) return id ?? 0;
-    return { direct_members: members.get(id) ?? [], direct_subgroups: subgroups.get(id) ?? [] };
-  };
-  return groups
-    .filter((g) => g.name !== null)
-    .map((g) => ({
-      id: g.id,
-      name: g.name ?? "",
-      description: g.description,
-      members: members.get(g.id) ?? [],
-      direct_subgroup_ids: subgroups.get(g.id) ?? [],
-      is_system_group: g.is_system_group === 1,
-      can_mention_group: value(g.can_mention_group_id),
-    }));
-}
-
 /** One named group as the API shows it. */
 export async function apiUserGroup(db: Db, group: UserGroupRow): Promise<ApiUserGroup> {
   const mention = group.can_mention_group_id ?? 0;
@@ -217,12 +191,3 @@ export async function apiUserGroup(db: Db, group: UserGroupRow): Promise<ApiUser
   };
 }
 
-function groupLists(pairs: readonly [number, number][]): Map<number, number[]> {
-  const out = new Map<number, number[]>();
-  for (const [group, item] of pairs) {
-    const list = out.get(group) ?? [];
-    list.push(item);
-    out.set(group, list);
-  }
-  return out;
-}

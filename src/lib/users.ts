@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { remembered } from "../base/remembered.js";
+import { gravatarUrl } from "../base/gravatar.js";
 import type { Db } from "../db/index.js";
 import { profileValuesOfUsers, type ProfileValueRow } from "../db/queries/profile-fields.js";
 import type { UserRow } from "../db/queries/users.js";
@@ -45,13 +46,6 @@ export function dummyEmail(userId: number, host: string): string {
 
 /** Zulip's ISO 8601 timestamp with microseconds and a +00:00 offset. */
 export const isoTimestamp = remembered((ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00"));
-
-const emailHash = remembered((email: string): string => createHash("md5").update(email.toLowerCase()).digest("hex"));
-
-/** The email-derived (Gravatar) avatar URL. */
-export function gravatarUrl(email: string, version: number, medium = false): string {
-  return `https://secure.gravatar.com/avatar/${emailHash(email)}?d=identicon${medium ? "&s=500" : ""}&version=${version}`;
-}
 
 /**
  * The storage name of an uploaded avatar, `<realm id>/<digest>`: derived from facts of the user

@@ -5,7 +5,8 @@ import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, int, pathInt, str } from "../http/params.js";
 import { requireHuman } from "../lib/human.js";
-import { OFFLINE_THRESHOLD_SECS, legacyPresence, presenceOf, realmPresences } from "../lib/presence.js";
+import { OFFLINE_THRESHOLD_SECS } from "../caches/presence.js";
+import { legacyPresence, realmPresences } from "../lib/presence.js";
 import { realmProp } from "../lib/realm-props.js";
 import { userSetting } from "../lib/settings.js";
 import { formatStatus } from "../lib/status.js";
@@ -45,7 +46,7 @@ export const presenceEndpoints = [
         : await accessUserByEmail(ctx.db, user, key).catch(() => undefined);
       if (!target || !target.is_active) throw badRequest("No such user");
       if (target.is_bot) throw badRequest("Presence is not supported for bot users.");
-      const entry = (await presenceOf(ctx).realm(target.realm_id)).entries.get(target.id);
+      const entry = (await ctx.presence.realm(target.realm_id)).entries.get(target.id);
       if (!entry) throw badRequest(`No presence data for ${key}`);
       const { aggregated, website } = legacyPresence(entry, target);
       const now = Math.floor(ctx.clock.now() / 1000);

@@ -4,7 +4,8 @@ import type { ApiUserGroup } from "../../events/types.js";
 import { canInviteToRealm } from "../invites.js";
 import { Role } from "../roles.js";
 import { Policy, ROLE_GROUP_LIMITS, canCreateStreams, canCreateWebPublicStreams, canSubscribeOthers, roleAllows, webPublicStreamsEnabled } from "../stream-permissions.js";
-import { avatarUrl, gravatarUrl } from "../users.js";
+import { gravatarUrl } from "../../base/gravatar.js";
+import { avatarUrl } from "../users.js";
 import type { StateSection } from "./types.js";
 
 /**

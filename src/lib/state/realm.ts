@@ -1,4 +1,4 @@
-import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
+import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../caches/presence.js";
 import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
 import { activeStreamsByIds } from "../../db/queries/streams.js";
 import type { ApiUserGroup, RealmEvent } from "../../events/types.js";

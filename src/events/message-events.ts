@@ -1,4 +1,4 @@
-import { gravatarUrl } from "./users.js";
+import { gravatarUrl } from "../base/gravatar.js";
 
 /** An event as offered to one queue. */
 type Offered = Record<string, unknown> & { type: string };

@@ -2,7 +2,7 @@ import type { Db } from "../db/index.js";
 import type { ApiUserGroup, GroupSettingValue, QueuedEvent } from "../events/types.js";
 import { JsonText } from "../base/json-text.js";
 import { badRequest } from "../base/errors.js";
-import { apiUserGroupsOfRealm } from "./user-groups.js";
+import { groupsOfRealm, membershipsOfRealm, subgroupLinksOfRealm } from "../db/queries/user-groups.js";
 
 /**
  * A realm's named groups as GET /user_groups shows them, frozen, with the membership walks the
@@ -144,4 +144,37 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** Every named group of a realm as the API shows it, by id (Zulip's user_groups_in_realm_serialized). */
+async function apiUserGroupsOfRealm(db: Db, realmId: number): Promise<ApiUserGroup[]> {
+  const groups = await groupsOfRealm(db, realmId);
+  const members = groupLists(await membershipsOfRealm(db, realmId));
+  const subgroups = groupLists(await subgroupLinksOfRealm(db, realmId));
+  const named = new Set(groups.filter((g) => g.name !== null).map((g) => g.id));
+  const value = (id: number | null): GroupSettingValue => {
+    if (id === null || named.has(id)) return id ?? 0;
+    return { direct_members: members.get(id) ?? [], direct_subgroups: subgroups.get(id) ?? [] };
+  };
+  return groups
+    .filter((g) => g.name !== null)
+    .map((g) => ({
+      id: g.id,
+      name: g.name ?? "",
+      description: g.description,
+      members: members.get(g.id) ?? [],
+      direct_subgroup_ids: subgroups.get(g.id) ?? [],
+      is_system_group: g.is_system_group === 1,
+      can_mention_group: value(g.can_mention_group_id),
+    }));
+}
+
+function groupLists(pairs: readonly [number, number][]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const [group, item] of pairs) {
+    const list = out.get(group) ?? [];
+    list.push(item);
+    out.set(group, list);
+  }
+  return out;
 }

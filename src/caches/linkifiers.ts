@@ -1,7 +1,6 @@
-import type { Db } from "../../db/index.js";
-import { linkifiersOfRealm } from "../../db/queries/realm-filters.js";
-import type { RenderLinkifier } from "../../markdown/context.js";
-import { compileLinkifier } from "./linkifiers.js";
+import type { Db } from "../db/index.js";
+import { linkifiersOfRealm } from "../db/queries/realm-filters.js";
+import type { RenderLinkifier } from "../markdown/context.js";
 
 /**
  * Each realm's linkifiers compiled for the renderer, loaded on first use. The actions that change
@@ -12,7 +11,11 @@ export class LinkifierCache {
   private readonly realms = new Map<number, readonly RenderLinkifier[]>();
   private readonly generations = new Map<number, number>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Compiles one stored linkifier for the renderer (null when it cannot be). */
+    private readonly compile: (pattern: string, urlTemplate: string) => RenderLinkifier | null,
+  ) {}
 
   /** The realm's linkifiers in the order they apply (an empty list when it has none). */
   async of(realmId: number): Promise<readonly RenderLinkifier[]> {
@@ -20,7 +23,7 @@ export class LinkifierCache {
     if (cached) return cached;
     const started = this.generations.get(realmId) ?? 0;
     const rows = await linkifiersOfRealm(this.db, realmId);
-    const compiled = rows.flatMap((row) => compileLinkifier(row.pattern, row.url_template) ?? []);
+    const compiled = rows.flatMap((row) => this.compile(row.pattern, row.url_template) ?? []);
     if ((this.generations.get(realmId) ?? 0) === started) this.realms.set(realmId, compiled);
     return compiled;
   }

@@ -5,10 +5,10 @@ import { bool, choice, int, isBool, isDict, isList, isNullable, isStr, json, typ
 import { applyEvents, fetchState } from "../lib/state/apply.js";
 import type { StateOptions } from "../lib/state/types.js";
 import { Role } from "../lib/roles.js";
-import type { AppEvent } from "./types.js";
-import { NARROW_OPERATORS } from "./narrow.js";
-import type { QueueOptions } from "./queue.js";
-import { DEFAULT_LIFESPAN_SECS, MAX_LIFESPAN_SECS } from "./queues.js";
+import type { AppEvent } from "../events/types.js";
+import { NARROW_OPERATORS } from "../events/narrow.js";
+import type { QueueOptions } from "../events/queue.js";
+import { DEFAULT_LIFESPAN_SECS, MAX_LIFESPAN_SECS } from "../events/queues.js";
 
 /**
  * The client_capabilities Rookery understands (Zulip's ClientCapabilities at feature level 275).
