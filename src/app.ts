@@ -43,6 +43,7 @@ import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
+import { httpsServerFactory } from "./tls.js";
 import { listenControlSocket, type ControlSocket } from "./events/relay.js";
 
 /** What tests and the server may substitute. */
@@ -135,6 +136,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // request.ip: the caller's address, from X-Forwarded-For only when a trusted proxy sent it (the
     // rightmost address that is not a trusted proxy; a caller's own entries to its left are ignored).
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    ...(config.tls ? { serverFactory: httpsServerFactory(config.tls) } : {}),
     // /users/{email}: an email address may be 254 characters.
     routerOptions: { maxParamLength: 320 },
   });

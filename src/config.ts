@@ -36,6 +36,14 @@ export interface Config {
    * and only from them, the caller's address is read from X-Forwarded-For. Empty = no proxy trusted.
    */
   trustedProxies: string[];
+  /** HTTPS served directly (ROOKERY_TLS_CERT, ROOKERY_TLS_KEY; reloaded on SIGHUP); null = plain HTTP. */
+  tls: TlsFiles | null;
+}
+
+/** The PEM files of the certificate (its chain may follow it) and of its private key. */
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
 }
 
 /** A configuration value that cannot be used; the message is one line meant for the operator. */
@@ -56,11 +64,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError(`ROOKERY_DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
   }
+  const tls = parseTls(env);
   if (WILDCARD_HOSTS.includes(host) && !env.ROOKERY_EXTERNAL_URL) {
     // http://0.0.0.0:9991 in the banner, the zuliprc and realm_url would send every client nowhere.
     throw new ConfigError(`ROOKERY_HOST=${host} listens on every address, so the URL clients use cannot be guessed: set ROOKERY_EXTERNAL_URL (e.g. http://chat.example.com:${port})`);
   }
-  const externalUrl = (env.ROOKERY_EXTERNAL_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, "");
+  const externalUrl = (env.ROOKERY_EXTERNAL_URL ?? `${tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, "");
   if (!isHttpUrl(externalUrl)) {
     throw new ConfigError(`ROOKERY_EXTERNAL_URL must be an http(s) URL, got "${externalUrl}"`);
   }
@@ -88,13 +97,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!/^(rediss?:\/\/|unix:\/)/.test(redisUrl)) throw new ConfigError(`ROOKERY_REDIS_URL must start with redis://, rediss:// or unix:/, got "${redisUrl}"`);
     // Processes share one database; an SQLite file belongs to one process.
     if (databaseUrl.startsWith("sqlite:")) throw new ConfigError("ROOKERY_REDIS_URL (cluster mode) needs a postgres:// ROOKERY_DATABASE_URL; SQLite serves one process only");
+    // The processes call each other at their listening address, which a public certificate does not name.
+    if (tls) throw new ConfigError("ROOKERY_TLS_CERT serves one process; in cluster mode, end TLS at the load balancer (deploy/nginx.conf)");
   }
   const internalUrl = env.ROOKERY_INTERNAL_URL ? env.ROOKERY_INTERNAL_URL.replace(/\/+$/, "") : null;
   if (internalUrl !== null && !isHttpUrl(internalUrl)) throw new ConfigError(`ROOKERY_INTERNAL_URL must be an http(s) URL, got "${internalUrl}"`);
   const redisPrefix = env.ROOKERY_REDIS_PREFIX ?? "rookery:";
   const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
   const trustedProxies = parseTrustedProxies(env.ROOKERY_TRUSTED_PROXIES ?? "");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies };
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls };
+}
+
+function parseTls(env: NodeJS.ProcessEnv): TlsFiles | null {
+  const certFile = env.ROOKERY_TLS_CERT || null;
+  const keyFile = env.ROOKERY_TLS_KEY || null;
+  if (certFile === null && keyFile === null) return null;
+  if (certFile === null || keyFile === null) throw new ConfigError("ROOKERY_TLS_CERT and ROOKERY_TLS_KEY go together: set both to serve HTTPS, or neither");
+  return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
 }
 
 /** A comma- or space-separated list of IPv4/IPv6 addresses and CIDR ranges (10.0.0.0/8, fd00::/8). */

@@ -13,18 +13,17 @@
 // First: it holds off the young generation's growth while the rest loads.
 import { allowYoungGenerationGrowth, collectAfterBursts } from "./base/heap.js";
 import { Command, Option } from "commander";
-import { createContext } from "./app.js";
 import { createRealm } from "./actions/realms.js";
 import { checkCreateUser } from "./actions/users.js";
-import { ConfigError, loadConfig, type Config } from "./config.js";
-import type { AppContext } from "./context.js";
+import { ConfigError } from "./config.js";
+import { addOperatorCommands } from "./cli/operator.js";
+import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
 import { ApiError } from "./base/errors.js";
 import { ROLE_NAMES } from "./lib/roles.js";
 import { randomToken } from "./base/secrets.js";
 import { checkFullName } from "./lib/users.js";
-import { relayBus } from "./events/relay.js";
 import { serve } from "./server.js";
 import { isWorker, serveWorkers } from "./cluster/workers.js";
 
@@ -116,46 +115,6 @@ program
     }),
   );
 
-function config(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-/**
- * Runs a command on the database. Its changes reach a running server's clients and caches: in
- * cluster mode through the cluster's stream, otherwise through the server's control socket.
- */
-async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void> {
-  const settings = config();
-  const bus = settings.redisUrl === null ? relayBus(settings.dataDir, (message) => process.stderr.write(`rookery: warning: ${message}\n`)) : undefined;
-  const ctx = await createContext({ ...settings, logLevel: "warn" }, bus ? { bus } : {});
-  try {
-    await fn(ctx);
-  } catch (error) {
-    await ctx.cluster?.stop(() => []);
-    await ctx.store.close();
-    fail(error);
-  }
-  await ctx.cluster?.stop(() => []);
-  await ctx.store.close();
-}
-
-function print(result: Record<string, unknown>, json: boolean | undefined, generatedPassword: string | undefined): void {
-  if (json) {
-    process.stdout.write(JSON.stringify(result) + "\n");
-    return;
-  }
-  for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);
-  if (generatedPassword) process.stdout.write(`password: ${generatedPassword}\n`);
-}
-
-function fail(error: unknown): never {
-  const message = error instanceof ApiError || error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
-  process.stderr.write(`rookery: ${message}\n`);
-  process.exit(1);
-}
+addOperatorCommands(program);
 
 program.parseAsync().catch(fail);

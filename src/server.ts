@@ -5,6 +5,7 @@ import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./base/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
 import { lockDataDir } from "./data-lock.js";
+import { reloadCertificate } from "./tls.js";
 
 /**
  * Connections the kernel may hold for the server to accept (it caps this at net.core.somaxconn).
@@ -45,6 +46,9 @@ export async function serve(config: Config): Promise<App> {
   // Before the ready line: a supervisor may signal as soon as it reads it.
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  const tls = config.tls;
+  // A renewed certificate is served without a restart (as nginx and HAProxy reload theirs).
+  if (tls) process.on("SIGHUP", () => reloadCertificate(app.http.server, tls, app.ctx.log));
   const address = await app.http.listen({ host: config.host, port: config.port, backlog: ACCEPT_QUEUE });
   if (isWorker()) {
     // The shared port reaches any worker: forwarded requests come to an address of this worker's own.

@@ -1,6 +1,6 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { emailChangeByKey, insertEmailChange, markEmailChangeUsed } from "../db/queries/email-changes.js";
+import { emailChangeByKey, insertEmailChange, markEmailChangeUsed, revokeEmailChanges } from "../db/queries/email-changes.js";
 import { InviteStatus } from "../db/queries/invites.js";
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { updateUser, userByDeliveryEmail, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
@@ -68,20 +68,46 @@ export async function confirmEmailChange(ctx: AppContext, key: string): Promise<
     outbox.invalidate({ cache: "user", id: user.id });
     return { user: changed, oldEmail: change.old_email, realm };
   });
+  await sendEmailChangedNotice(ctx, done.user, done.oldEmail, done.realm);
+  return done;
+}
+
+/**
+ * The server's operator changes a user's address at once (the rookery command change-email):
+ * Zulip's checks on the new address (an operator may change it where the organisation forbids
+ * changes), the events of a confirmed change, the user's pending change requests revoked, and a
+ * notice to the old address.
+ */
+export async function doOperatorEmailChange(ctx: AppContext, user: UserRow, rawEmail: string): Promise<UserRow> {
+  const newEmail = rawEmail.trim();
+  const realm = await realmById(ctx.db, user.realm_id);
+  if (!realm) throw new Error(`user ${user.id} has no realm`);
+  const changed = await write(ctx, async (tx, outbox) => {
+    await validateEmailChange(tx, realm, user, newEmail, true);
+    await revokeEmailChanges(tx, user.id);
+    const row = await doChangeDeliveryEmail(tx, outbox, user, newEmail);
+    outbox.invalidate({ cache: "user", id: user.id });
+    return row;
+  });
+  await sendEmailChangedNotice(ctx, changed, user.delivery_email, realm);
+  return changed;
+}
+
+/** Tells the old address of an account that its address has changed. */
+async function sendEmailChangedNotice(ctx: AppContext, user: UserRow, oldEmail: string, realm: RealmRow): Promise<void> {
   const text = [
-    `Hi ${done.user.full_name},`,
+    `Hi ${user.full_name},`,
     ``,
-    `The email address of your account in ${done.realm.name} (${ctx.config.externalUrl}) has been changed to ${done.user.delivery_email}.`,
+    `The email address of your account in ${realm.name} (${ctx.config.externalUrl}) has been changed to ${user.delivery_email}.`,
     ``,
     `If you did not make this change, contact an administrator of the organization right away.`,
     ``,
   ].join("\n");
   try {
-    await ctx.mailer.send({ to: done.oldEmail, subject: `Email address changed for ${done.realm.name}`, text });
+    await ctx.mailer.send({ to: oldEmail, subject: `Email address changed for ${realm.name}`, text });
   } catch (error) {
-    ctx.log.error({ err: error, user: done.user.id }, "email-change notice could not be sent");
+    ctx.log.error({ err: error, user: user.id }, "email-change notice could not be sent");
   }
-  return done;
 }
 
 /**
@@ -165,8 +191,8 @@ async function doChangeDeliveryEmail(tx: Db, outbox: Outbox, user: UserRow, newE
 }
 
 /** Zulip's validate_email_change_request, with its texts. */
-async function validateEmailChange(db: Db, realm: RealmRow, user: UserRow, email: string): Promise<void> {
-  if (realmProp(realm, "email_changes_disabled") === true && !isAdmin(user)) {
+async function validateEmailChange(db: Db, realm: RealmRow, user: UserRow, email: string, byOperator = false): Promise<void> {
+  if (realmProp(realm, "email_changes_disabled") === true && !isAdmin(user) && !byOperator) {
     throw badRequest("Email address changes are disabled in this organization.");
   }
   if (!isValidEmail(email)) throw badRequest("Invalid address.");

@@ -104,10 +104,15 @@ async function sendUserAdd(tx: Db, outbox: Outbox, user: UserRow): Promise<void>
   if (notSeeing[0]) outbox.send({ type: "realm_user", op: "add", person: person(notSeeing[0]) }, notSeeing.map((u) => u.id));
 }
 
-/** Admin deactivates another user (DELETE /users/{user_id}), with Zulip's checks in order. */
-export async function checkDeactivateUser(ctx: AppContext, actor: UserRow, target: UserRow, comment: string | null): Promise<void> {
-  if (actor.role > Role.ADMINISTRATOR) throw badRequest("Insufficient permission");
-  if (target.role === Role.OWNER && actor.role !== Role.OWNER) throw ownerRequired();
+/**
+ * Admin deactivates another user (DELETE /users/{user_id}), with Zulip's checks in order. A null
+ * `actor` is the server's operator (the rookery command), who has an owner's rights: the
+ * organisation's own rules (its last owner stays) still hold.
+ */
+export async function checkDeactivateUser(ctx: AppContext, actor: UserRow | null, target: UserRow, comment: string | null): Promise<void> {
+  const role = actor?.role ?? Role.OWNER;
+  if (role > Role.ADMINISTRATOR) throw badRequest("Insufficient permission");
+  if (target.role === Role.OWNER && role !== Role.OWNER) throw ownerRequired();
   await write(ctx, async (tx, outbox) => {
     const owners = await activeHumanOwnerIds(tx, target.realm_id);
     if (target.role === Role.OWNER && owners.length === 1 && owners[0] === target.id) {
@@ -169,9 +174,9 @@ async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: st
   await ctx.mailer.send({ to: user.delivery_email, subject: `Notification of account deactivation on ${realmName}`, text: lines.join("\n") + "\n" });
 }
 
-/** Admin reactivates a user (POST /users/{user_id}/reactivate). */
-export async function checkReactivateUser(ctx: AppContext, actor: UserRow, target: UserRow): Promise<void> {
-  if (actor.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === actor.id)) throw badRequest("Insufficient permission");
+/** Admin reactivates a user (POST /users/{user_id}/reactivate); a null `actor` is the server's operator. */
+export async function checkReactivateUser(ctx: AppContext, actor: UserRow | null, target: UserRow): Promise<void> {
+  if (actor && actor.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === actor.id)) throw badRequest("Insufficient permission");
   if (target.is_active) throw badRequest("User is already active");
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, target.id, { is_active: 1 });
@@ -186,11 +191,15 @@ export async function checkReactivateUser(ctx: AppContext, actor: UserRow, targe
   });
 }
 
-/** Changes a user's role, with the owner rules; realm_user update {user_id, role} to active users. */
-export async function checkChangeRole(ctx: AppContext, actor: UserRow, target: UserRow, role: number): Promise<void> {
+/**
+ * Changes a user's role, with the owner rules; realm_user update {user_id, role} to active users.
+ * A null `actor` is the server's operator, with an owner's rights.
+ */
+export async function checkChangeRole(ctx: AppContext, actor: UserRow | null, target: UserRow, role: number): Promise<void> {
   if (role === target.role) return;
-  if ((role === Role.OWNER || target.role === Role.OWNER) && actor.role !== Role.OWNER) throw ownerRequired();
-  if (actor.role > Role.ADMINISTRATOR) throw adminRequired();
+  const actorRole = actor?.role ?? Role.OWNER;
+  if ((role === Role.OWNER || target.role === Role.OWNER) && actorRole !== Role.OWNER) throw ownerRequired();
+  if (actorRole > Role.ADMINISTRATOR) throw adminRequired();
   await write(ctx, async (tx, outbox) => {
     const owners = await activeHumanOwnerIds(tx, target.realm_id);
     if (target.role === Role.OWNER && owners.length === 1 && owners[0] === target.id) {

@@ -334,6 +334,19 @@ export interface EmailChangeTable {
   status: number;
 }
 
+/** A one-time password-reset link: the digest of its token, never the token. */
+export interface PasswordResetTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  /** sha256 of the link's token, hex. */
+  token_digest: string;
+  created_at: number;
+  expiry_date: number;
+  /** 0 pending, 1 used, 2 revoked. */
+  status: number;
+}
+
 /** An uploaded custom emoji; deactivated ones stay for old messages, reactions and statuses. */
 export interface RealmEmojiTable {
   id: Generated<number>;
@@ -436,6 +449,7 @@ export interface Database {
   invite: InviteTable;
   multiuse_invite: MultiuseInviteTable;
   email_change: EmailChangeTable;
+  password_reset: PasswordResetTable;
   realm_emoji: RealmEmojiTable;
   signup_confirmation: SignupConfirmationTable;
   realm_domain: RealmDomainTable;

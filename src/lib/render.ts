@@ -32,6 +32,7 @@ export async function renderContent(ctx: AppContext, db: Db, realmId: number, co
   const uploads = content.includes("/user_uploads/") ? await uploadPreviews(db, realmId, uploadPathsIn(content)) : undefined;
   if (uploads) renderCtx = { ...renderCtx, uploadPreview: (pathId) => uploads.get(pathId) };
   const result = renderMarkdown(content, renderCtx);
+  if (result.linkifiersSkipped) ctx.log.warn({ realmId, contentLength: content.length }, "linkifiers ran past their time budget; message rendered without linkifier links");
   const groupMemberIds = new Set(result.mentionedGroupIds.size > 0 ? await membersOfGroups(db, await recursiveSubgroupIds(db, [...result.mentionedGroupIds])) : []);
   return { ...result, groupMemberIds };
 }

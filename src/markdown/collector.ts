@@ -8,6 +8,9 @@ export interface Collector {
   topicWildcard: boolean;
   links: string[];
   hasImage: boolean;
+  /** Milliseconds spent in linkifiers so far, and whether that went past the render's budget. */
+  linkifierMs: number;
+  linkifiersOverBudget: boolean;
 }
 
 /** A collector with nothing found yet. */
@@ -19,5 +22,7 @@ export function newCollector(): Collector {
     topicWildcard: false,
     links: [],
     hasImage: false,
+    linkifierMs: 0,
+    linkifiersOverBudget: false,
   };
 }

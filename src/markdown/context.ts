@@ -7,13 +7,21 @@ export interface MentionUser {
 }
 
 /**
- * A realm linkifier ready to apply. `regex` is global with the u flag: group 1 is the character
- * before the match (or empty at the start), group 2 the match, the last group the character after.
+ * A match of a linkifier: where it starts, and group 0 then every capture group (undefined when it
+ * took no part). Group 1 is the character before the match (or empty at the start), group 2 the
+ * match, the last group the character after.
  */
+export interface LinkifierMatch {
+  index: number;
+  groups: (string | undefined)[];
+}
+
+/** A realm linkifier ready to apply, on a linear-time engine. */
 export interface RenderLinkifier {
-  regex: RegExp;
+  /** The leftmost match starting at or after `from` (the text before `from` is still context). */
+  find(text: string, from: number): LinkifierMatch | null;
   /** The link target for a match (the URL template expanded with the match's named groups). */
-  url(match: RegExpExecArray): string;
+  url(match: LinkifierMatch): string;
 }
 
 /** An uploaded image as its preview shows it; thumbnailUrl is null until the thumbnail exists. */
@@ -34,6 +42,8 @@ export interface RenderContext {
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
   /** The realm's linkifiers, in the order they apply. */
   linkifiers?: readonly RenderLinkifier[];
+  /** Wall time one render may spend in linkifiers (default 25 ms); past it the render has no linkifier links. */
+  linkifierBudgetMs?: number;
   /** The preview of an uploaded image, by path id; undefined for files that are not images. */
   uploadPreview?(pathId: string): UploadPreview | undefined;
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */

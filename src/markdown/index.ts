@@ -13,7 +13,7 @@ import { blockLine, previewSlot, renderTree, type PreviewSlots } from "./render.
 import { renderTex } from "./tex.js";
 
 export { emptyRenderContext } from "./context.js";
-export type { MentionUser, RenderContext, RenderLinkifier } from "./context.js";
+export type { LinkifierMatch, MentionUser, RenderContext, RenderLinkifier } from "./context.js";
 
 /** What rendering produced, and what it found along the way. */
 export interface RenderResult {
@@ -27,10 +27,21 @@ export interface RenderResult {
   hasLink: boolean;
   hasAttachment: boolean;
   isMeMessage: boolean;
+  /** The linkifiers took longer than their budget, so this render was made without them. */
+  linkifiersSkipped: boolean;
 }
 
-/** Renders message content. Pure and synchronous: names resolve through `ctx` only. */
+/**
+ * Renders message content. Pure and synchronous: names resolve through `ctx` only. A render whose
+ * linkifiers run past their time budget is made again without them.
+ */
 export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
+  const result = renderOnce(content, ctx);
+  if (!result.linkifiersSkipped) return result;
+  return { ...renderOnce(content, { ...ctx, linkifiers: [] }), linkifiersSkipped: true };
+}
+
+function renderOnce(content: string, ctx: RenderContext): RenderResult {
   const found = newCollector();
   const slots: PreviewSlots = { paragraphs: [] };
   const rendered = renderSimple(content, ctx, found, slots) ?? renderBlocks(content, ctx, found, slots);
@@ -50,6 +61,7 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
     hasLink: found.links.length > 0,
     hasAttachment: found.links.some((l) => /^(?:\/?user_uploads\/)/.test(l) || l.startsWith(`${realm}/user_uploads/`)),
     isMeMessage: content.startsWith("/me "),
+    linkifiersSkipped: found.linkifiersOverBudget,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toJs } from "../../src/lib/realm-config/regex/emit.js";
+import { compileRe2, findFrom } from "../../src/lib/realm-config/regex/engine.js";
 import { parseRe2 } from "../../src/lib/realm-config/regex/parse.js";
 
 /** RE2's error text for a pattern, or "OK". */
@@ -8,13 +8,13 @@ function verdict(pattern: string): string {
   return r.ok ? "OK" : r.error;
 }
 
-/** The whole match and its groups, as the JavaScript form of the pattern finds them in `text`. */
+/** The whole match and its groups, as the linkifier engine finds them in `text`. */
 function match(pattern: string, text: string): (string | undefined)[] | null {
   const r = parseRe2(pattern);
   if (!r.ok) throw new Error(r.error);
-  const js = toJs(r.node);
-  const m = new RegExp(js.source, js.ignoreCase ? "iu" : "u").exec(text);
-  return m ? [...m] : null;
+  const compiled = compileRe2(pattern);
+  if (!compiled.ok) throw new Error(compiled.error);
+  return findFrom(compiled.re, text, 0)?.groups ?? null;
 }
 
 describe("RE2 syntax: RE2's verdicts and error texts", () => {
@@ -87,7 +87,7 @@ describe("RE2 syntax: RE2's verdicts and error texts", () => {
   });
 });
 
-describe("RE2 semantics in JavaScript", () => {
+describe("RE2 semantics on the linkifier engine", () => {
   it("keeps ^ and $ at the ends of the text unless (?m), and . off newlines unless (?s)", () => {
     expect(match("^b", "a\nb")).toBeNull();
     expect(match("(?m)^b", "a\nb")).toEqual(["b"]);

@@ -15,6 +15,7 @@ import { m011ScheduledMessages } from "./011-scheduled-messages.js";
 import { m010RealmConfig } from "./010-realm-config.js";
 import { m017WelcomeBot } from "./017-welcome-bot.js";
 import { m016Attachments } from "./016-attachments.js";
+import { m021PasswordResets } from "./021-password-resets.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "010-realm-config": m010RealmConfig,
   "017-welcome-bot": m017WelcomeBot,
   "016-attachments": m016Attachments,
+  "021-password-resets": m021PasswordResets,
 };

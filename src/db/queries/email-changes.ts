@@ -13,8 +13,13 @@ export function emailChangeByKey(db: Db, key: string): Promise<EmailChangeRow | 
 
 /** Records a requested change; the user's earlier pending requests are revoked, as Zulip does. */
 export async function insertEmailChange(db: Db, row: Insertable<EmailChangeTable>): Promise<void> {
-  await db.updateTable("email_change").set({ status: InviteStatus.REVOKED }).where("user_id", "=", row.user_id).where("status", "=", InviteStatus.PENDING).execute();
+  await revokeEmailChanges(db, row.user_id);
   await db.insertInto("email_change").values(row).execute();
+}
+
+/** Revokes a user's pending address changes. */
+export async function revokeEmailChanges(db: Db, userId: number): Promise<void> {
+  await db.updateTable("email_change").set({ status: InviteStatus.REVOKED }).where("user_id", "=", userId).where("status", "=", InviteStatus.PENDING).execute();
 }
 
 /** Marks a change as confirmed, so its link cannot be used twice. */

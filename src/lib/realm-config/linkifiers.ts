@@ -2,7 +2,7 @@ import type { RealmFilterRow } from "../../db/queries/realm-filters.js";
 import type { RenderLinkifier } from "../../markdown/context.js";
 import { BLANK, FieldErrors, NON_FIELD } from "./model-errors.js";
 import { pyMin } from "./python-text.js";
-import { toJs } from "./regex/emit.js";
+import { compileRe2, findFrom, MAX_PROGRAM_SIZE } from "./regex/engine.js";
 import { parseRe2 } from "./regex/parse.js";
 import { UriTemplate } from "./uri-template.js";
 
@@ -31,10 +31,15 @@ export function checkLinkifierFields(pattern: string, urlTemplate: string, patte
   errors.throwIfAny();
 }
 
-/** RealmFilter.clean(): the pattern must compile, and its named groups be the template's variables. */
+/**
+ * RealmFilter.clean(): the pattern must compile (RE2's syntax, then the engine's program size, as
+ * it will run in renders), and its named groups be the template's variables.
+ */
 function groupMismatch(pattern: string, template: UriTemplate | null): string | null {
   const parsed = parseRe2(pattern);
   if (!parsed.ok) return `Bad regular expression: ${parsed.error}`;
+  const compiled = compileRe2(pattern);
+  if (!compiled.ok) return `Bad regular expression: ${compiled.error}`;
   if (template === null) return null;
   const groups = new Set(parsed.groups.filter((g): g is string => g !== null));
   const variables = new Set(template.variableNames);
@@ -47,27 +52,25 @@ function groupMismatch(pattern: string, template: UriTemplate | null): string | 
 
 // Zulip's prepare_linkifier_pattern: a match must follow the start of the text, white space
 // (RE2's ASCII \s, NEL, or any Unicode separator) or an opening delimiter, and must not run into
-// a letter or digit.
-const BEFORE = "(^|[\\t\\n\\f\\r ]|\\u{85}|\\p{Z}|['\"(,:<])";
-const AFTER = "($|[^\\p{L}\\p{N}])";
+// a letter or digit (12 instructions more than the pattern alone). Group 1 is the character before, group 2 the match, the last group the
+// character after; the pattern's own groups come between.
+const WRAPPER_SIZE = 12;
+
+function prepare(pattern: string): string {
+  return `(^|\\s|\\x{85}|\\pZ|['"(,:<])(${pattern})($|[^\\pL\\pN])`;
+}
 
 /**
  * A stored linkifier ready for the renderer, or null if it cannot be applied (Zulip then matches
- * nothing with it). Group 1 is the character before, group 2 the match, the last group the
- * character after; the pattern's own groups come between.
+ * nothing with it): one stored before the engine's size limit existed is skipped this way.
  */
 export function compileLinkifier(pattern: string, urlTemplate: string): RenderLinkifier | null {
   const parsed = parseRe2(pattern);
   const template = UriTemplate.parse(urlTemplate);
   if (!parsed.ok || template === null) return null;
-  let regex: RegExp;
-  try {
-    const js = toJs(parsed.node);
-    regex = new RegExp(`${BEFORE}(${js.source})${AFTER}`, js.ignoreCase ? "giu" : "gu");
-  } catch {
-    // Nesting too deep for the stack, or source the engine refuses: treat as matching nothing.
-    return null;
-  }
+  const compiled = compileRe2(prepare(pattern), MAX_PROGRAM_SIZE + WRAPPER_SIZE);
+  if (!compiled.ok) return null;
+  const re = compiled.re;
   // Zulip expands the template with m.groupdict(): every named group, the prepared pattern's own
   // included; with a repeated name the first group wins, as in RE2's named-group map.
   const named: [string, number][] = [
@@ -77,10 +80,10 @@ export function compileLinkifier(pattern: string, urlTemplate: string): RenderLi
     ["linkifier_after_match", parsed.groups.length + 3],
   ];
   return {
-    regex,
+    find: (text, from) => findFrom(re, text, from),
     url(match) {
       const values: Record<string, string | undefined> = {};
-      for (const [name, index] of named) if (!Object.hasOwn(values, name)) values[name] = match[index];
+      for (const [name, index] of named) if (!Object.hasOwn(values, name)) values[name] = match.groups[index];
       return template.expand(values);
     },
   };

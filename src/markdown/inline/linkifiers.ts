@@ -3,35 +3,49 @@
  * inline pattern each in the realm's order, so an earlier linkifier's link hides its text from
  * later ones, and text already inside a link, code or a mention is never linkified.
  */
-import type { RenderLinkifier } from "../context.js";
+import type { LinkifierMatch, RenderLinkifier } from "../context.js";
 import { localizeUrl, sanitizeUrl } from "../urls.js";
 import type { InlinePattern } from "./engine.js";
 import { placeholderClose, placeholderOpen } from "./node.js";
 
 /** More replacements than this in one paragraph means a pattern that keeps matching its own output. */
 const MAX_STEPS = 10_000;
+/** Wall time one render may spend in linkifiers unless the context says otherwise. */
+const DEFAULT_BUDGET_MS = 25;
 
 /**
  * One linkifier as an inline pattern. Like Python-Markdown, each link restarts the search from
  * the start of the paragraph (the link now a placeholder, which no linkifier can follow directly);
- * a match whose URL is refused moves the search on by the match's end.
+ * a match whose URL is refused moves the search on by the match's end. Every search is timed
+ * against the render's budget: once it is spent, linkifiers stop and the render is made again
+ * without them (the engine is linear-time, so one search is short).
  */
 export function linkifierPattern(linkifier: RenderLinkifier, index: number): InlinePattern {
   return {
     name: `linkifier-${index}`,
     apply(text, env) {
-      const re = linkifier.regex;
+      const found = env.found;
+      const budget = env.ctx.linkifierBudgetMs ?? DEFAULT_BUDGET_MS;
       let data = text;
       let from = 0;
       for (let step = 0; step < MAX_STEPS && from <= data.length; step++) {
-        re.lastIndex = from;
-        const m = re.exec(data);
+        if (found.linkifiersOverBudget) return text;
+        const started = performance.now();
+        let m: LinkifierMatch | null;
+        try {
+          m = linkifier.find(data, from);
+        } catch {
+          m = null;
+          found.linkifiersOverBudget = true;
+        }
+        found.linkifierMs += performance.now() - started;
+        if (found.linkifierMs > budget) found.linkifiersOverBudget = true;
         if (m === null) break;
-        const matched = m[2] ?? "";
-        const start = m.index + (m[1] ?? "").length;
+        const matched = m.groups[2] ?? "";
+        const start = m.index + (m.groups[1] ?? "").length;
         const link = usable(matched) ? linkTo(linkifier.url(m), matched, env) : null;
         if (link === null) {
-          const end = m.index + m[0].length;
+          const end = m.index + (m.groups[0] ?? "").length;
           from = end === 0 ? 1 : from + end;
           continue;
         }

@@ -1,0 +1,50 @@
+import { createContext } from "../app.js";
+import { ConfigError, loadConfig, type Config } from "../config.js";
+import type { AppContext } from "../context.js";
+import { relayBus } from "../events/relay.js";
+import { ApiError } from "../http/errors.js";
+
+/** The configuration from the environment; a bad value ends the command with one line. */
+export function config(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+/**
+ * Runs a command on the database. Its changes reach a running server's clients and caches: in
+ * cluster mode through the cluster's stream, otherwise through the server's control socket.
+ */
+export async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void> {
+  const settings = config();
+  const bus = settings.redisUrl === null ? relayBus(settings.dataDir, (message) => process.stderr.write(`rookery: warning: ${message}\n`)) : undefined;
+  const ctx = await createContext({ ...settings, logLevel: "warn" }, bus ? { bus } : {});
+  try {
+    await fn(ctx);
+  } catch (error) {
+    await ctx.cluster?.stop(() => []);
+    await ctx.store.close();
+    fail(error);
+  }
+  await ctx.cluster?.stop(() => []);
+  await ctx.store.close();
+}
+
+/** Prints a command's result: one JSON line with --json, else one `key: value` line per field. */
+export function print(result: Record<string, unknown>, json: boolean | undefined, generatedPassword?: string): void {
+  if (json) {
+    process.stdout.write(JSON.stringify(result) + "\n");
+    return;
+  }
+  for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);
+  if (generatedPassword) process.stdout.write(`password: ${generatedPassword}\n`);
+}
+
+/** Ends the command with one line on stderr and exit code 1. */
+export function fail(error: unknown): never {
+  const message = error instanceof ApiError || error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`rookery: ${message}\n`);
+  process.exit(1);
+}
