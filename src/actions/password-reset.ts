@@ -4,9 +4,9 @@ import { InviteStatus } from "../db/queries/invites.js";
 import { insertPasswordReset, markPasswordResetUsed, passwordResetByDigest, revokePasswordResets } from "../db/queries/password-resets.js";
 import { realmById } from "../db/queries/realms.js";
 import { updateUser, userById, type UserRow } from "../db/queries/users.js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../base/errors.js";
 import { isStrongPassword } from "../lib/passwords.js";
-import { hashPassword, randomToken } from "../lib/secrets.js";
+import { hashPassword, randomToken } from "../base/secrets.js";
 
 /** A reset link works for one day. */
 export const PASSWORD_RESET_VALIDITY_MS = 86_400_000;

@@ -5,7 +5,7 @@ import { checkChangeRole, checkDeactivateUser, checkReactivateUser } from "../ac
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { userByDeliveryEmail, usersOfRealm, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../http/errors.js";
+import { ApiError, badRequest } from "../base/errors.js";
 import { ROLE_NAMES } from "../lib/roles.js";
 import { print, withContext } from "./run.js";
 

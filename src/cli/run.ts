@@ -2,7 +2,7 @@ import { createContext } from "../app.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import type { AppContext } from "../context.js";
 import { relayBus } from "../events/relay.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError } from "../base/errors.js";
 
 /** The configuration from the environment; a bad value ends the command with one line. */
 export function config(): Config {
