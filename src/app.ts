@@ -9,7 +9,7 @@ import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
 import { applyChanges } from "./caches/apply.js";
 import { AlertWordCache } from "./caches/alert-words.js";
-import { compileLinkifier } from "./lib/realm-config/linkifiers.js";
+import { compileLinkifier } from "./lib/realm/linkifiers.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./base/errors.js";

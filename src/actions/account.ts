@@ -6,12 +6,12 @@ import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { updateUser, userByDeliveryEmail, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest, rateLimited } from "../base/errors.js";
-import { isValidEmail } from "../lib/invites.js";
-import { isStrongPassword } from "../lib/passwords.js";
-import { realmProp } from "../lib/realm-props.js";
-import { isAdmin } from "../lib/roles.js";
+import { isValidEmail } from "../lib/users/invites.js";
+import { isStrongPassword } from "../lib/users/passwords.js";
+import { realmProp } from "../lib/realm/props.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { hashPassword, randomToken, verifyPassword } from "../base/secrets.js";
-import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users.js";
+import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users/users.js";
 import { InvitationUnusable } from "./signup.js";
 import { doChangeFullName } from "./users.js";
 

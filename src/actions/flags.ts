@@ -4,10 +4,10 @@ import { flagsOfMessages, messagesByIds } from "../db/queries/messages.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/flags.js";
+import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/messages/flags.js";
 import { receivedInTopic, setReadFlag, unreadMessageIds } from "../db/queries/user-messages.js";
-import { hasMessageAccess } from "../lib/message-access.js";
-import { accessStreamById } from "../lib/streams.js";
+import { hasMessageAccess } from "../lib/messages/access.js";
+import { accessStreamById } from "../lib/channels/streams.js";
 
 /** Zulip's checks on a flag change: known flag, editable, add or remove. Returns the bit. */
 export function checkFlagChange(flag: string, op: string): { bit: number; adding: boolean } {

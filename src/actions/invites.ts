@@ -24,13 +24,13 @@ import {
   isValidEmail,
   joinUrl,
   parseInviteeEmails,
-} from "../lib/invites.js";
-import { isAdmin } from "../lib/roles.js";
+} from "../lib/users/invites.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { randomToken } from "../base/secrets.js";
-import { accessStreamById } from "../lib/streams.js";
-import { realmSetting } from "../lib/realm-props.js";
+import { accessStreamById } from "../lib/channels/streams.js";
+import { realmSetting } from "../lib/realm/props.js";
 import { emailDomainRefusal } from "../lib/realm/domains.js";
-import { requireMemberOrAdmin } from "../lib/user-groups.js";
+import { requireMemberOrAdmin } from "../lib/groups/user-groups.js";
 
 /** What POST /invites and POST /invites/multiuse share, decoded. */
 export interface InviteOptions {

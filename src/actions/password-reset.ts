@@ -5,7 +5,7 @@ import { insertPasswordReset, markPasswordResetUsed, passwordResetByDigest, revo
 import { realmById } from "../db/queries/realms.js";
 import { updateUser, userById, type UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
-import { isStrongPassword } from "../lib/passwords.js";
+import { isStrongPassword } from "../lib/users/passwords.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
 
 /** A reset link works for one day. */

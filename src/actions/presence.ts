@@ -5,9 +5,9 @@ import type { PresenceEvent, QueuedEvent } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
 import { OFFLINE_THRESHOLD_SECS, USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS } from "../caches/presence.js";
 import type { PresenceEntry } from "../events/changes.js";
-import { legacyClientPresence, realmPresences } from "../lib/presence.js";
-import { realmProp } from "../lib/realm-props.js";
-import { userSetting } from "../lib/settings.js";
+import { legacyClientPresence, realmPresences } from "../lib/users/presence.js";
+import { realmProp } from "../lib/realm/props.js";
+import { userSetting } from "../lib/users/settings.js";
 
 /** What POST /users/me/presence was asked. */
 export interface PresencePing {

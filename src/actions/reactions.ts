@@ -4,10 +4,10 @@ import { hasReaction, insertReaction, removeReaction } from "../db/queries/react
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { HISTORICAL_FLAGS } from "../lib/flags.js";
-import { accessMessage } from "../lib/message-access.js";
-import { messageAudience } from "../lib/message-audience.js";
-import { checkEmojiRequest, emojiDataFor } from "../lib/emoji.js";
+import { HISTORICAL_FLAGS } from "../lib/messages/flags.js";
+import { accessMessage } from "../lib/messages/access.js";
+import { messageAudience } from "../lib/messages/audience.js";
+import { checkEmojiRequest, emojiDataFor } from "../lib/realm/emoji-check.js";
 
 /** A reaction as the endpoints name it. */
 export interface ReactionInput {

@@ -6,8 +6,8 @@ import type { RealmEvent } from "../events/types.js";
 import { adminRequired, badRequest } from "../base/errors.js";
 import type { UploadedFile } from "../http/uploads.js";
 import { brandingVersion, MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, PLAN_TYPE_LIMITED, realmBrandingKey, realmIconUrl, realmLogoUrl, type LogoKind } from "../lib/realm/branding.js";
-import { realmProp, realmProps } from "../lib/realm-props.js";
-import { isAdmin } from "../lib/roles.js";
+import { realmProp, realmProps } from "../lib/realm/props.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { AVATAR_SIZE, badImage, resizeAvatar, resizeLogo, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
 
 /**

@@ -14,12 +14,12 @@ import type { Outbox } from "../events/outbox.js";
 import { badRequest, notFound } from "../base/errors.js";
 import type { UploadedFile } from "../http/uploads.js";
 import { emojiByName } from "../markdown/emoji-data.js";
-import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm-emoji.js";
+import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm/emoji.js";
 import { badImage, probeImage, resizeEmoji } from "../uploads/images.js";
-import { isAdmin } from "../lib/roles.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { randomToken } from "../base/secrets.js";
-import { realmSetting } from "../lib/realm-props.js";
-import { hasRolePolicy, requireMemberOrAdmin } from "../lib/user-groups.js";
+import { realmSetting } from "../lib/realm/props.js";
+import { hasRolePolicy, requireMemberOrAdmin } from "../lib/groups/user-groups.js";
 
 /**
  * POST /realm/emoji/{name}: Zulip's checks in Zulip's order (members and administrators only,

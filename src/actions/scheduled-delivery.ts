@@ -5,8 +5,8 @@ import { streamById } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { apiScheduledMessage, dmParticipants } from "../lib/scheduled-messages/api.js";
-import { failureNotice, LATE_CUTOFF_MS } from "../lib/scheduled-messages/rules.js";
+import { apiScheduledMessage, dmParticipants } from "../lib/messages/scheduled.js";
+import { failureNotice, LATE_CUTOFF_MS } from "../lib/messages/scheduled-rules.js";
 import { checkMessage, doSendMessage, type Addressee, type CheckedMessage } from "./messages.js";
 import { internalSendDirect } from "./notification-bot.js";
 

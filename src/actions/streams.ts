@@ -20,12 +20,12 @@ import type { Outbox } from "../events/outbox.js";
 import type { StreamEvent } from "../events/types.js";
 import { adminRequired, badRequest } from "../base/errors.js";
 import { doRemoveChannelFromGroups } from "./default-stream-groups.js";
-import { isAdmin, Role } from "../lib/roles.js";
-import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
-import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
+import { activeRealmUsers, streamAudience } from "../lib/channels/audience.js";
+import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/channels/streams.js";
 import type { RealmGroups } from "../caches/groups.js";
 import { newStreamEmailToken } from "../base/secrets.js";
-import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/stream-permissions.js";
+import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/channels/permissions.js";
 
 /** The settings a new channel is created with (POST /users/me/subscriptions). */
 export interface NewStream {

@@ -21,7 +21,7 @@ import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { GroupSettingValue } from "../events/types.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { Role } from "../lib/roles.js";
+import { Role } from "../lib/users/roles.js";
 import {
   accessUserGroupForUpdate,
   apiUserGroup,
@@ -36,7 +36,7 @@ import {
   SystemGroups,
   systemGroupId,
   usersByIds,
-} from "../lib/user-groups.js";
+} from "../lib/groups/user-groups.js";
 
 /** A can_mention_group change: the new value, and the value the client believes is current. */
 export interface SettingChange {

@@ -5,8 +5,8 @@ import { deleteUserTopic, upsertUserTopic, userTopicOf } from "../db/queries/sub
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { accessStreamById, accessStreamByName } from "../lib/streams.js";
-import { mutedTopicsOf, VisibilityPolicy } from "../lib/user-topics.js";
+import { accessStreamById, accessStreamByName } from "../lib/channels/streams.js";
+import { mutedTopicsOf, VisibilityPolicy } from "../lib/channels/user-topics.js";
 
 /** Which channel a request names: by id, or (legacy muted_topics endpoint) by name. */
 export type StreamRef = { id: number } | { name: string };

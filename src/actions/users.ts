@@ -14,10 +14,10 @@ import {
 } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest, ownerRequired, adminRequired } from "../base/errors.js";
-import { Role } from "../lib/roles.js";
+import { Role } from "../lib/users/roles.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
-import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
-import { initialSettingsFor } from "../lib/settings.js";
+import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users/users.js";
+import { initialSettingsFor } from "../lib/users/settings.js";
 import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js";
 import { doSetSubscriptionsUserActive, subscribeToDefaultStreams } from "./subscriptions.js";
 import { welcomeNewUser } from "./onboarding.js";

@@ -6,7 +6,7 @@ import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { userByDeliveryEmail, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { ROLE_NAMES } from "../lib/roles.js";
+import { ROLE_NAMES } from "../lib/users/roles.js";
 import { print, withContext } from "./run.js";
 
 /** The role's name as the CLI takes and prints it. */

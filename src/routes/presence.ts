@@ -4,13 +4,13 @@ import { statusOf } from "../db/queries/user-status.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, int, pathInt, str } from "../http/params.js";
-import { requireHuman } from "../lib/human.js";
+import { requireHuman } from "../http/human.js";
 import { OFFLINE_THRESHOLD_SECS } from "../caches/presence.js";
-import { legacyPresence, realmPresences } from "../lib/presence.js";
-import { realmProp } from "../lib/realm-props.js";
-import { userSetting } from "../lib/settings.js";
-import { formatStatus } from "../lib/status.js";
-import { accessUserByEmail, accessUserById } from "../lib/users.js";
+import { legacyPresence, realmPresences } from "../lib/users/presence.js";
+import { realmProp } from "../lib/realm/props.js";
+import { userSetting } from "../lib/users/settings.js";
+import { formatStatus } from "../lib/users/status.js";
+import { accessUserByEmail, accessUserById } from "../lib/users/users.js";
 
 /** Presence (report, read one, read the realm) and user status. */
 export const presenceEndpoints = [

@@ -4,7 +4,7 @@ import { badRequest } from "../base/errors.js";
 import { bool, choice, int, isBool, isDict, isList, isNullable, isStr, json, type Check } from "../http/params.js";
 import { applyEvents, fetchState } from "../lib/state/apply.js";
 import type { StateOptions } from "../lib/state/types.js";
-import { Role } from "../lib/roles.js";
+import { Role } from "../lib/users/roles.js";
 import type { AppEvent } from "../events/types.js";
 import { NARROW_OPERATORS } from "../events/narrow.js";
 import type { QueueOptions } from "../events/queue.js";

@@ -11,7 +11,7 @@ import { ApiError, badRequest } from "../base/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
 import { pathInt } from "../http/params.js";
 import { receiveSingleFile } from "../http/uploads.js";
-import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/attachments.js";
+import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/messages/attachments.js";
 import { formatName, parseFormatName } from "../uploads/images.js";
 import { isPathId } from "../uploads/paths.js";
 
