@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import { updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import type { UploadedFile } from "../http/uploads.js";
+import type { UploadedFile } from "../uploads/incoming.js";
 import { realmProp } from "../lib/realm/props.js";
 import { isAdmin, Role } from "../lib/users/roles.js";
 import { avatarChangePerson, avatarHash } from "../lib/users/users.js";

@@ -16,7 +16,7 @@ import {
 } from "../lib/users/onboarding-texts.js";
 import { realmProp, realmProps } from "../lib/realm/props.js";
 import { isAdmin } from "../lib/users/roles.js";
-import { WELCOME_BOT } from "../lib/users/system-bots.js";
+import { WELCOME_BOT } from "../db/system-bots.js";
 import { internalSendDirect, internalSendStream } from "./notification-bot.js";
 import { doAddReaction } from "./reactions.js";
 import { doCreateStreamIn, type NewStream } from "./streams.js";

@@ -12,7 +12,7 @@ import {
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest, notFound } from "../base/errors.js";
-import type { UploadedFile } from "../http/uploads.js";
+import type { UploadedFile } from "../uploads/incoming.js";
 import { emojiByName } from "../markdown/emoji-data.js";
 import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm/emoji.js";
 import { badImage, probeImage, resizeEmoji } from "../uploads/images.js";

@@ -18,7 +18,7 @@ import type { StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import type { IncomingFile } from "../http/uploads.js";
+import type { IncomingFile } from "../uploads/incoming.js";
 import { attachmentDicts, fileAccess } from "../lib/messages/attachments.js";
 import { realmProp } from "../lib/realm/props.js";
 import { hasImageSignature, IMAGE_BOMB_TOTAL_PIXELS, IMAGE_SIGNATURE_BYTES, probeImage, type ImageFacts } from "../uploads/images.js";

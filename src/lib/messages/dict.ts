@@ -8,7 +8,7 @@ import { streamById, type StreamRow } from "../../db/queries/streams.js";
 import { userById, type UserRow } from "../../db/queries/users.js";
 import { flagList } from "./flags.js";
 import { realmProp } from "../realm/props.js";
-import { SYSTEM_BOT_REALM } from "../users/system-bots.js";
+import { SYSTEM_BOT_REALM } from "../../db/system-bots.js";
 import { avatarUrl } from "../users/users.js";
 
 /** Per-client choices for message objects (GET /messages parameters, queue options). */

@@ -10,7 +10,7 @@ import { JsonText } from "../../base/json-text.js";
 import { badRequest } from "../../base/errors.js";
 import { realmSetting } from "../realm/props.js";
 import { Role } from "./roles.js";
-import { systemBotAvatarUrl } from "./system-bots.js";
+import { systemBotAvatarUrl } from "../../db/system-bots.js";
 
 /** How a user object is built for one viewer. */
 export interface UserFormat {

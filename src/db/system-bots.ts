@@ -1,7 +1,9 @@
 import type { Insertable } from "kysely";
-import type { UserTable } from "../../db/schema.js";
-import { randomToken } from "../../base/secrets.js";
-import { Role } from "./roles.js";
+import type { UserTable } from "./schema.js";
+import { randomToken } from "../base/secrets.js";
+
+/** Role.MEMBER of lib/users/roles.ts, written out: db/ imports nothing above it. */
+const MEMBER_ROLE = 400;
 
 /** Zulip's settings.NOTIFICATION_BOT address and the bot's display name. */
 export const NOTIFICATION_BOT = { email: "notification-bot@zulip.com", fullName: "Notification Bot" } as const;
@@ -48,7 +50,7 @@ export function systemBotRow(bot: SystemBot, realmId: number, dateJoined: number
     full_name: bot.fullName,
     password_hash: null,
     api_key: randomToken(32),
-    role: Role.MEMBER,
+    role: MEMBER_ROLE,
     is_active: 1,
     is_bot: 1,
     bot_type: 1,
