@@ -14,6 +14,8 @@ const ctx: RenderContext = {
   userById: (id) => users.find((u) => u.id === id),
   groupByName: (name) => (name === "backend" ? { id: 3, name } : undefined),
   channelByName: (name) => (["general", "design", "backend"].includes(name) ? { id: name.length, name } : undefined),
+  // An organisation's default: image previews on.
+  inlineImagePreview: true,
   realmUrl: "https://chat.example.com",
 };
 

@@ -131,6 +131,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const http = Fastify({
     logger: false,
     bodyLimit,
+    ...requestTimeouts(config.bodyTimeoutS),
     clientErrorHandler,
     frameworkErrors,
     // request.ip: the caller's address, from X-Forwarded-For only when a trusted proxy sent it (the
@@ -266,4 +267,16 @@ async function closeHttp(http: FastifyInstance): Promise<void> {
   } finally {
     clearInterval(sweep);
   }
+}
+
+/**
+ * Node's limit on the time to receive one request (headers and body), checked every second; a
+ * client that has not finished in time gets 408 and loses its connection. A request without a
+ * body is whole once its headers are in, so a long-poll's wait for events is not counted. The
+ * headers keep Node's 60 s limit, or the whole request's if that is shorter.
+ */
+function requestTimeouts(seconds: number): { requestTimeout: number; http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number } } {
+  const ms = seconds * 1000;
+  const headersTimeout = ms === 0 ? 60_000 : Math.min(60_000, ms);
+  return { requestTimeout: ms, http: { requestTimeout: ms, headersTimeout, connectionsCheckingInterval: 1000 } };
 }

@@ -38,6 +38,11 @@ export interface Config {
   trustedProxies: string[];
   /** HTTPS served directly (ROOKERY_TLS_CERT, ROOKERY_TLS_KEY; reloaded on SIGHUP); null = plain HTTP. */
   tls: TlsFiles | null;
+  /**
+   * Seconds a client may take to send one whole request, headers and body (ROOKERY_BODY_TIMEOUT_S,
+   * default 30; 0 = no limit). A long-poll's request is whole at once, so its wait is not counted.
+   */
+  bodyTimeoutS: number;
 }
 
 /** The PEM files of the certificate (its chain may follow it) and of its private key. */
@@ -105,7 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisPrefix = env.ROOKERY_REDIS_PREFIX ?? "rookery:";
   const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
   const trustedProxies = parseTrustedProxies(env.ROOKERY_TRUSTED_PROXIES ?? "");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls };
+  const bodyTimeoutS = parseCount(env, "ROOKERY_BODY_TIMEOUT_S", "30");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS };
 }
 
 function parseTls(env: NodeJS.ProcessEnv): TlsFiles | null {

@@ -14,6 +14,7 @@
 import { allowYoungGenerationGrowth, collectAfterBursts } from "./base/heap.js";
 import { Command, Option } from "commander";
 import { createRealm } from "./actions/realms.js";
+import { backup, restore } from "./backup.js";
 import { checkCreateUser } from "./actions/users.js";
 import { ConfigError } from "./config.js";
 import { addOperatorCommands } from "./cli/operator.js";
@@ -114,6 +115,27 @@ program
       process.stdout.write(user.api_key + "\n");
     }),
   );
+
+program
+  .command("backup")
+  .description("write the database and the data folder's files to one archive, while the server runs")
+  .argument("<file>", "the archive to write (.tar.gz); it must not exist yet")
+  .option("--json", "print the result as JSON")
+  .action(async (file: string, opts: { json?: boolean }) => {
+    const started = performance.now();
+    const result = await backup(config(), file).catch(fail);
+    print({ ...result, seconds: Math.round(performance.now() - started) / 1000 }, opts.json, undefined);
+  });
+
+program
+  .command("restore")
+  .description("fill an empty data folder (and an empty PostgreSQL database) from an archive of `rookery backup`")
+  .argument("<file>", "the archive `rookery backup` wrote")
+  .option("--json", "print the result as JSON")
+  .action(async (file: string, opts: { json?: boolean }) => {
+    const result = await restore(config(), file).catch(fail);
+    print(result, opts.json, undefined);
+  });
 
 addOperatorCommands(program);
 

@@ -36,8 +36,8 @@ export function readCertificate(files: TlsFiles): Certificate {
  */
 export function httpsServerFactory(files: TlsFiles) {
   const certificate = readCertificate(files);
-  return (handler: http.RequestListener, options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number }): http.Server => {
-    const server = https.createServer({ ...certificate, minVersion: "TLSv1.2" }, handler);
+  return (handler: http.RequestListener, options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; http?: http.ServerOptions | null }): http.Server => {
+    const server = https.createServer({ ...options.http, ...certificate, minVersion: "TLSv1.2" }, handler);
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
     if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);

@@ -22,7 +22,7 @@ import type { IncomingFile } from "../uploads/incoming.js";
 import { attachmentDicts, fileAccess } from "../lib/messages/attachments.js";
 import { realmProp } from "../lib/realm/props.js";
 import { hasImageSignature, IMAGE_BOMB_TOTAL_PIXELS, IMAGE_SIGNATURE_BYTES, probeImage, type ImageFacts } from "../uploads/images.js";
-import { newPathId, sanitizeName, unquote } from "../uploads/paths.js";
+import { fitName, newPathId, sanitizeName, unquote } from "../uploads/paths.js";
 import { deleteUploadFiles } from "../uploads/storage.js";
 
 /** A file written to storage whose rows are not yet recorded. */
@@ -56,9 +56,9 @@ async function quotaBytes(ctx: AppContext, realmId: number): Promise<number | nu
  */
 export async function stageUpload(ctx: AppContext, user: UserRow, file: IncomingFile): Promise<StagedUpload> {
   // The attachment keeps the name as sent (URL-unquoted, as Zulip's get_file_info has it); the
-  // path gets its sanitised form.
+  // path gets its sanitised form, cut to a length the file system takes.
   const fileName = unquote(file.filename);
-  const pathId = newPathId(user.realm_id, sanitizeName(fileName));
+  const pathId = newPathId(user.realm_id, fitName(sanitizeName(fileName)));
   // A cut-short body may fail the file before storage reads it (while the quota is read from the
   // database, or before this part was handed over): the failure is kept for storage's pipeline
   // instead of leaving it waiting for bytes that never come.

@@ -44,6 +44,8 @@ export interface RenderContext {
   linkifiers?: readonly RenderLinkifier[];
   /** Wall time one render may spend in linkifiers (default 25 ms); past it the render has no linkifier links. */
   linkifierBudgetMs?: number;
+  /** The organisation's inline_image_preview setting: previews of images, uploaded or linked (off when absent). */
+  inlineImagePreview?: boolean;
   /** The preview of an uploaded image, by path id; undefined for files that are not images. */
   uploadPreview?(pathId: string): UploadPreview | undefined;
   /** The sender's translate_emoticons setting (":)" becomes an emoji). */

@@ -8,8 +8,8 @@ import { processFences } from "./fences.js";
 import { renderInline } from "./inline/engine.js";
 import { inlinePatternsWith } from "./inline/patterns.js";
 import { normalizeSource, separateHangingLists } from "./preprocess.js";
-import { fillPreviewSlots } from "./previews.js";
-import { blockLine, previewSlot, renderTree, type PreviewSlots } from "./render.js";
+import { addImagePreviews } from "./previews.js";
+import { blockLine, renderTree, restoreStashed } from "./render.js";
 import { renderTex } from "./tex.js";
 
 export { emptyRenderContext } from "./context.js";
@@ -23,6 +23,8 @@ export interface RenderResult {
   streamWildcard: boolean; // @**all**/@**everyone**/@**channel**/@**stream**
   topicWildcard: boolean; // @**topic**
   links: string[];
+  /** The external images the previews show through /thumbnail (its `url` parameter). */
+  externalImages: string[];
   hasImage: boolean;
   hasLink: boolean;
   hasAttachment: boolean;
@@ -43,9 +45,11 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
 
 function renderOnce(content: string, ctx: RenderContext): RenderResult {
   const found = newCollector();
-  const slots: PreviewSlots = { paragraphs: [] };
-  const rendered = renderSimple(content, ctx, found, slots) ?? renderBlocks(content, ctx, found, slots);
-  const { html, previews } = fillPreviewSlots(rendered, slots, ctx, new Set(found.links).size);
+  const stashed: string[] = [];
+  const rendered = renderSimple(content, ctx, found) ?? renderBlocks(content, ctx, found, stashed);
+  const { html: withPreviews, previews, externalImages } = addImagePreviews(rendered, ctx);
+  // Python-Markdown strips its output once the tree is final (previews follow a paragraph's newline).
+  const html = restoreStashed(withPreviews, stashed).trim();
   const realm = ctx.realmUrl.replace(/\/+$/, "");
   // Patterns run by priority, not position; report links in reading order.
   const position = new Map(found.links.map((href) => [href, html.indexOf(`href="${escapeAttr(href)}"`)]));
@@ -57,6 +61,7 @@ function renderOnce(content: string, ctx: RenderContext): RenderResult {
     streamWildcard: found.streamWildcard,
     topicWildcard: found.topicWildcard,
     links: found.links,
+    externalImages,
     hasImage: found.hasImage || previews > 0,
     hasLink: found.links.length > 0,
     hasAttachment: found.links.some((l) => /^(?:\/?user_uploads\/)/.test(l) || l.startsWith(`${realm}/user_uploads/`)),
@@ -77,18 +82,16 @@ function renderMathBlock(text: string): string {
 // Most chat messages are one line of text; those skip the block parser. A line
 // starting with a letter, "@" or ":" cannot open any block construct, so the
 // result is the same paragraph the full path would build.
-function renderSimple(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string | null {
+function renderSimple(content: string, ctx: RenderContext, found: Collector): string | null {
   if (/[\n\r]/.test(content) || !/^[\p{L}@:]/u.test(content)) return null;
   const [line = ""] = normalizeSource([content]);
-  const html = `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>`;
-  if (!html.includes('href="/user_uploads/')) return html;
-  return previewSlot(slots.paragraphs.push({ html, bare: false }) - 1);
+  return `<p>${renderInline(line, inlinePatternsWith(ctx.linkifiers), ctx, found, false)}</p>\n`;
 }
 
 // The full path: line passes (hanging lists, fences), block parsing, then serialisation.
-function renderBlocks(content: string, ctx: RenderContext, found: Collector, slots: PreviewSlots): string {
+// Stashed blocks (code, math, spoiler edges) go to `blocks` and stay markers in the result.
+function renderBlocks(content: string, ctx: RenderContext, found: Collector, blocks: string[]): string {
   if (content.trim() === "") return "";
-  const blocks: string[] = [];
   const stash = (html: string): string => blockLine(blocks.push(html) - 1);
   const lines = processFences(normalizeSource(separateHangingLists(content.split("\n"))), {
     code: renderCodeBlock,
@@ -99,7 +102,5 @@ function renderBlocks(content: string, ctx: RenderContext, found: Collector, slo
   return renderTree(parseBlockTree(lines), {
     inline: (text, inBlockquote) => renderInline(text, patterns, ctx, found, inBlockquote),
     codeBlock: (code) => renderCodeBlock("", code),
-    stashed: blocks,
-    slots,
   });
 }

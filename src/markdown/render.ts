@@ -4,19 +4,10 @@ import { codeOf, isBlank, type BlockElement } from "./blocks/tree.js";
 /** Turns one piece of block text into HTML. */
 export type InlineRenderer = (text: string, inBlockquote: boolean) => string;
 
-/** Paragraphs that link uploads, set aside so image previews can follow them (see previews.ts). */
-export interface PreviewSlots {
-  /** Each slot's paragraph HTML and whether it was a tight list item's text (no <p>). */
-  paragraphs: { html: string; bare: boolean }[];
-}
-
 /** How the serialiser renders what is not block structure. */
 export interface BlockOutput {
   inline: InlineRenderer;
   codeBlock: (code: string) => string;
-  /** Block HTML stashed by the fence pass, by number (see blockLine). */
-  stashed: readonly string[];
-  slots?: PreviewSlots;
 }
 
 // Marks a line that stands for stashed block HTML (a code block, spoiler edge, math).
@@ -24,15 +15,22 @@ export interface BlockOutput {
 const markerRe = /\u0002block:(\d+)\u0003/g;
 // eslint-disable-next-line no-control-regex -- as above
 const wholeMarkerRe = /^\u0002block:(\d+)\u0003$/;
+// eslint-disable-next-line no-control-regex -- as above
+const wholeParagraphRe = /<p>\u0002block:(\d+)\u0003<\/p>/g;
 
 /** The line that stands for stashed block number `index`. */
 export function blockLine(index: number): string {
   return `\u0002block:${index}\u0003`;
 }
 
-/** The marker standing for a set-aside paragraph until previews are decided. */
-export function previewSlot(index: number): string {
-  return `\u0002${index}\u0002`;
+/**
+ * Stashed blocks stay markers until image previews are placed (Zulip places them while stashed
+ * HTML is still a placeholder paragraph); a paragraph that is nothing but one is written as
+ * that paragraph. Puts the stashed HTML in.
+ */
+export function restoreStashed(html: string, stashed: readonly string[]): string {
+  if (!html.includes("\u0002")) return html;
+  return html.replace(wholeParagraphRe, (_m, n: string) => stashed[Number(n)] ?? "").replace(markerRe, (_m, n: string) => stashed[Number(n)] ?? "");
 }
 
 const blockLevel = new Set(["div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "ul", "ol", "li", "blockquote", "pre", "table", "thead", "tbody", "tr", "th", "td"]);
@@ -49,31 +47,28 @@ function prettify(el: BlockElement): void {
 }
 
 // Python-Markdown's prettifier also replaces blank text after a <br> with the newline alone.
-const blankAfterBreak = /<br>\n\s+(?=<|$)/g;
+// (A stashed block still standing as its marker starts with markup once restored.)
+// eslint-disable-next-line no-control-regex -- the marker is built from control characters on purpose
+const blankAfterBreak = /<br>\n\s+(?=<|\u0002|$)/g;
 
-// Inline HTML for block text; stashed blocks inside it are put back as they are.
+// Inline HTML for block text; stashed blocks inside it stay markers.
 function text(raw: string, out: BlockOutput, inQuote: boolean): string {
   if (isBlank(raw)) return raw;
   return inlineWithStash(raw, out, inQuote).replace(blankAfterBreak, "<br>\n");
 }
 
+// Inline text around stashed-block markers, the markers kept (see restoreStashed).
 function inlineWithStash(raw: string, out: BlockOutput, inQuote: boolean): string {
   if (!raw.includes("\u0002")) return out.inline(raw, inQuote);
   let html = "";
   let from = 0;
   for (const m of raw.matchAll(markerRe)) {
     if (m.index > from) html += out.inline(raw.slice(from, m.index), inQuote);
-    html += out.stashed[Number(m[1])] ?? "";
+    html += m[0];
     from = m.index + m[0].length;
   }
   if (from < raw.length) html += out.inline(raw.slice(from), inQuote);
   return html;
-}
-
-// A paragraph that links an upload is set aside until previews are decided.
-function slot(out: BlockOutput, html: string, bare: boolean, inQuote: boolean): string {
-  if (!out.slots || inQuote || !html.includes('href="/user_uploads/')) return html;
-  return previewSlot(out.slots.paragraphs.push({ html, bare }) - 1);
 }
 
 function openTag(el: BlockElement): string {
@@ -91,18 +86,18 @@ function serialize(el: BlockElement, out: BlockOutput, inQuote: boolean, parts: 
     return;
   }
   const quoted = inQuote || el.tag === "blockquote";
-  // A paragraph that is nothing but a stashed block is replaced by that block.
+  // A paragraph that is nothing but a stashed block is replaced by that block (restoreStashed).
   const stash = el.tag === "p" ? wholeMarkerRe.exec(el.text) : null;
   if (stash) {
-    parts.push(out.stashed[Number(stash[1])] ?? "");
+    parts.push(`<p>${stash[0]}</p>`);
     return;
   }
   const own = text(el.text, out, quoted);
   if (el.tag === "p") {
-    parts.push(slot(out, `<p>${own}</p>`, false, quoted));
+    parts.push(`<p>${own}</p>`);
     return;
   }
-  parts.push(openTag(el), el.tag === "li" ? slot(out, own, true, quoted) : own);
+  parts.push(openTag(el), own);
   children(el, out, quoted, parts);
   parts.push(`</${el.tag}>`);
 }
@@ -117,14 +112,14 @@ function children(el: BlockElement, out: BlockOutput, inQuote: boolean, parts: s
     }
     // Text that starts with markup (the <br> of its leading newline) leaves the child's tail blank, so a newline.
     const html = text(child.tail, out, inQuote);
-    parts.push(html.startsWith("<") ? `\n${html}` : html);
+    parts.push(html.startsWith("<") || html.startsWith("\u0002") ? `\n${html}` : html);
   }
 }
 
-/** Renders the block tree under `root` (its own tag is not written). */
+/** Renders the block tree under `root` (its own tag is not written), untrimmed: every block keeps its newline. */
 export function renderTree(root: BlockElement, out: BlockOutput): string {
   prettify(root);
   const parts: string[] = [root.text];
   children(root, out, false, parts);
-  return parts.join("").trim();
+  return parts.join("");
 }

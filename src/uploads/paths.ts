@@ -16,6 +16,27 @@ export function sanitizeName(value: string): string {
   return kept === "" || kept === "." || kept === ".." ? "uploaded-file" : kept;
 }
 
+/**
+ * The longest file name, in UTF-8 bytes, a stored file gets: file systems take 255, and storage
+ * writes a file under its name plus a temporary suffix before renaming it.
+ */
+export const MAX_STORED_NAME_BYTES = 200;
+
+/** A sanitised name cut to MAX_STORED_NAME_BYTES at a character boundary, keeping a short extension. */
+export function fitName(name: string): string {
+  if (Buffer.byteLength(name) <= MAX_STORED_NAME_BYTES) return name;
+  const dot = name.lastIndexOf(".");
+  const extension = dot > 0 && Buffer.byteLength(name.slice(dot)) <= 16 ? name.slice(dot) : "";
+  let room = MAX_STORED_NAME_BYTES - Buffer.byteLength(extension);
+  let stem = "";
+  for (const char of name.slice(0, name.length - extension.length)) {
+    room -= Buffer.byteLength(char);
+    if (room < 0) break;
+    stem += char;
+  }
+  return stem + extension;
+}
+
 /** Python's urllib.parse.unquote, as Zulip applies it to uploaded file names: %XX escapes decoded where they form UTF-8. */
 export function unquote(value: string): string {
   return value.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {

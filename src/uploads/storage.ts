@@ -37,14 +37,20 @@ export interface FileStore {
   localPath?(key: string): string;
 }
 
-/** Removes an upload's file, its thumbnails, and the folders only they occupied. */
+/**
+ * Removes an upload's file, its thumbnails, and the folders only they occupied (its own, then the
+ * realm's shared ones above it while they are left empty).
+ */
 export async function deleteUploadFiles(files: FileStore, pathId: string): Promise<void> {
   await files.delete(pathId);
   await files.deletePrefix(`thumbnail/${pathId}/`);
   const folder = uploadFolderOf(pathId);
   if (folder === undefined) return;
-  await files.deleteEmptyFolder(folder);
-  await files.deleteEmptyFolder(`thumbnail/${folder}`);
+  const [realm, shard] = folder.split("/");
+  for (const prefix of [folder, `${realm}/${shard}/`, `${realm}/`]) {
+    await files.deleteEmptyFolder(prefix);
+    await files.deleteEmptyFolder(`thumbnail/${prefix}`);
+  }
 }
 
 /** Files on local disk under one root directory (the data directory's `uploads/`). */
@@ -53,17 +59,33 @@ export class LocalFileStore implements FileStore {
 
   async put(key: string, source: Readable): Promise<number> {
     const target = this.pathOf(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    let created: string | undefined;
     // Written beside the target, then renamed: readers never see half a file.
     const partial = `${target}.${randomToken(8)}.partial`;
     try {
+      created = await fs.mkdir(path.dirname(target), { recursive: true });
       await pipeline(source, createWriteStream(partial, { flags: "wx" }));
       await fs.rename(partial, target);
     } catch (error) {
-      await fs.rm(partial, { force: true });
+      // A failed write leaves nothing: neither the partial file nor the folders made for it.
+      source.resume();
+      await fs.rm(partial, { force: true }).catch(() => {});
+      if (created !== undefined) await this.removeEmptyFolders(path.dirname(target), created);
       throw error;
     }
     return (await fs.stat(target)).size;
+  }
+
+  /** Removes `folder` and its parents up to `top` (both included) while they are empty. */
+  private async removeEmptyFolders(folder: string, top: string): Promise<void> {
+    for (let dir = folder; dir.startsWith(top); dir = path.dirname(dir)) {
+      try {
+        await fs.rmdir(dir);
+      } catch {
+        return;
+      }
+      if (dir === top) return;
+    }
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {

@@ -18,7 +18,7 @@ const channels = [
   { id: 3, name: "Verona" },
 ];
 
-/** The organisation the markdown tests render against (realm at zulip.testserver, as in Zulip's tests). */
+/** The organisation the markdown tests render against (realm at zulip.testserver, as in Zulip's tests, with its default settings). */
 export function testContext(): RenderContext {
   return {
     userByName: (name) => users.filter((u) => u.fullName.toLowerCase() === name.toLowerCase()),
@@ -26,6 +26,8 @@ export function testContext(): RenderContext {
     groupByName: (name) => groups.find((g) => g.name === name),
     channelByName: (name) => channels.find((c) => c.name === name),
     realmEmoji: (name) => (name === "green_tick" ? { id: "1", name, url: "/user_avatars/2/emoji/images/1.png" } : undefined),
+    // The organisation default: previews of images on.
+    inlineImagePreview: true,
     realmUrl: "http://zulip.testserver",
   };
 }

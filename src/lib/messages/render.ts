@@ -9,6 +9,7 @@ import type { UserRow } from "../../db/queries/users.js";
 import { emojiUrl } from "../realm/emoji.js";
 import { userSetting } from "../users/settings.js";
 import { uploadPreviews } from "./attachments.js";
+import { realmSetting } from "../realm/props.js";
 
 /** Rendered content plus the users a group mention reaches. */
 export interface Rendered extends RenderResult {
@@ -27,7 +28,11 @@ export async function renderContent(ctx: AppContext, db: Db, realmId: number, co
   const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
   const linkifiers = await ctx.linkifiers.of(realmId);
-  let renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons: sender !== undefined && userSetting(sender, "translate_emoticons") === true, now: () => ctx.clock.now() };
+  const realm = await ctx.realms.get(realmId);
+  const translateEmoticons = sender !== undefined && userSetting(sender, "translate_emoticons") === true;
+  // Zulip's image_preview_enabled: the organisation's inline_image_preview, for uploads and other sites alike.
+  const inlineImagePreview = realm !== undefined && realmSetting(realm, "inline_image_preview");
+  let renderCtx: RenderContext = { ...base, linkifiers, translateEmoticons, inlineImagePreview, now: () => ctx.clock.now() };
   if (customEmoji.size > 0) renderCtx.realmEmoji = (name) => customEmoji.get(name);
   const uploads = content.includes("/user_uploads/") ? await uploadPreviews(db, realmId, uploadPathsIn(content)) : undefined;
   if (uploads) renderCtx = { ...renderCtx, uploadPreview: (pathId) => uploads.get(pathId) };
