@@ -13,4 +13,13 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  {
+    // The web app and the server are two programs: neither imports the other.
+    files: ["web/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/src/**", "../src/*"], message: "web/ may not import src/ (two programs; share through a module importing neither)." }] }] },
+  },
+  {
+    files: ["src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/web/**"], message: "src/ may not import web/." }] }] },
+  },
 );

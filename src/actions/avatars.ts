@@ -6,7 +6,7 @@ import type { UploadedFile } from "../uploads/incoming.js";
 import { realmProp } from "../lib/realm/props.js";
 import { isAdmin, Role } from "../lib/users/roles.js";
 import { avatarChangePerson, avatarHash } from "../lib/users/users.js";
-import { AVATAR_SIZE, badImage, MEDIUM_AVATAR_SIZE, resizeAvatar, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
+import { AVATAR_SIZE, badImage, MEDIUM_AVATAR_SIZE, receivedImageType, resizeAvatar, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
 
 /** Zulip's MAX_AVATAR_FILE_SIZE_MIB default (as /register reports it). */
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
@@ -28,7 +28,7 @@ export async function checkSetAvatar(ctx: AppContext, user: UserRow, files: read
   if (file.data.length > MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024) {
     throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`);
   }
-  if (!THUMBNAIL_ACCEPT_IMAGE_TYPES.has(file.mimetype)) throw badImage("Invalid image format");
+  if (!THUMBNAIL_ACCEPT_IMAGE_TYPES.has(await receivedImageType(file.data, file.mimetype))) throw badImage("Invalid image format");
   const small = await resizeAvatar(file.data, AVATAR_SIZE);
   const medium = await resizeAvatar(file.data, MEDIUM_AVATAR_SIZE);
   // Written before the change commits, under the next version's name: no URL ever points at nothing.

@@ -8,7 +8,7 @@ import type { UploadedFile } from "../uploads/incoming.js";
 import { brandingVersion, MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, PLAN_TYPE_LIMITED, realmBrandingKey, realmIconUrl, realmLogoUrl, type LogoKind } from "../lib/realm/branding.js";
 import { realmProp, realmProps } from "../lib/realm/props.js";
 import { isAdmin } from "../lib/users/roles.js";
-import { AVATAR_SIZE, badImage, resizeAvatar, resizeLogo, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
+import { AVATAR_SIZE, badImage, receivedImageType, resizeAvatar, resizeLogo, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
 
 /**
  * POST /realm/icon (Zulip's upload_icon): administrators only; one image of at most 5 MiB, of an
@@ -17,7 +17,7 @@ import { AVATAR_SIZE, badImage, resizeAvatar, resizeLogo, THUMBNAIL_ACCEPT_IMAGE
 export async function checkUploadRealmIcon(ctx: AppContext, actor: UserRow, files: readonly UploadedFile[]): Promise<string> {
   if (!isAdmin(actor)) throw adminRequired();
   const file = exactlyOne(files, "You must upload exactly one icon.");
-  checkImageFile(file, MAX_ICON_FILE_SIZE_MIB);
+  await checkImageFile(file, MAX_ICON_FILE_SIZE_MIB);
   const icon = await resizeAvatar(file.data, AVATAR_SIZE);
   // Written before the change commits: the new version's URL never names a missing file.
   await ctx.files.put(realmBrandingKey(actor.realm_id, "icon.original"), Readable.from([file.data]));
@@ -40,7 +40,7 @@ export async function checkUploadRealmLogo(ctx: AppContext, actor: UserRow, kind
   if (!isAdmin(actor)) throw adminRequired();
   if (realmProp(await ctx.realms.get(actor.realm_id), "plan_type") === PLAN_TYPE_LIMITED) throw badRequest("Available on Zulip Cloud Standard. Upgrade to access.");
   const file = exactlyOne(files, "You must upload exactly one logo.");
-  checkImageFile(file, MAX_LOGO_FILE_SIZE_MIB);
+  await checkImageFile(file, MAX_LOGO_FILE_SIZE_MIB);
   const logo = await resizeLogo(file.data);
   await ctx.files.put(realmBrandingKey(actor.realm_id, `${kind}.original`), Readable.from([file.data]));
   await ctx.files.put(realmBrandingKey(actor.realm_id, `${kind}.png`), Readable.from([logo]));
@@ -59,9 +59,9 @@ function exactlyOne(files: readonly UploadedFile[], msg: string): UploadedFile {
   return file;
 }
 
-function checkImageFile(file: UploadedFile, maxMib: number): void {
+async function checkImageFile(file: UploadedFile, maxMib: number): Promise<void> {
   if (file.data.length > maxMib * 1024 * 1024) throw badRequest(`Uploaded file is larger than the allowed limit of ${maxMib} MiB`);
-  if (!THUMBNAIL_ACCEPT_IMAGE_TYPES.has(file.mimetype)) throw badImage("Invalid image format");
+  if (!THUMBNAIL_ACCEPT_IMAGE_TYPES.has(await receivedImageType(file.data, file.mimetype))) throw badImage("Invalid image format");
 }
 
 /**

@@ -15,7 +15,7 @@ import { badRequest, notFound } from "../base/errors.js";
 import type { UploadedFile } from "../uploads/incoming.js";
 import { emojiByName } from "../markdown/emoji-data.js";
 import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm/emoji.js";
-import { badImage, probeImage, resizeEmoji } from "../uploads/images.js";
+import { badImage, receivedImageType, resizeEmoji } from "../uploads/images.js";
 import { isAdmin } from "../lib/users/roles.js";
 import { randomToken } from "../base/secrets.js";
 import { realmSetting } from "../lib/realm/props.js";
@@ -41,9 +41,9 @@ export async function checkAddRealmEmoji(ctx: AppContext, user: UserRow, rawName
   if (file.data.length > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) {
     throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`);
   }
-  const type = await emojiImageType(file);
-  const extension = type === undefined ? undefined : EMOJI_IMAGE_TYPES[type];
-  if (type === undefined || extension === undefined) throw badImage("Invalid image format");
+  const type = await receivedImageType(file.data, file.mimetype);
+  const extension = EMOJI_IMAGE_TYPES[type];
+  if (extension === undefined) throw badImage("Invalid image format");
   const { image, still } = await resizeEmoji(file.data, EMOJI_FORMATS[type] ?? "png");
   await write(ctx, async (tx, outbox) => {
     // Checked again in the transaction: two uploads of one name must not both succeed.
@@ -86,16 +86,6 @@ const EMOJI_FORMATS: Readonly<Record<string, "png" | "gif" | "jpeg" | "webp" | "
   "image/webp": "webp",
   "image/avif": "avif",
 };
-
-/**
- * The emoji's type: the declared one, as Zulip takes it; a client that declared nothing useful
- * (no type, application/octet-stream) gets the type its bytes show.
- */
-async function emojiImageType(file: UploadedFile): Promise<string | undefined> {
-  const declared = file.mimetype.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (declared !== "" && declared !== "application/octet-stream") return declared;
-  return (await probeImage(file.data))?.contentType;
-}
 
 async function notifyRealmEmoji(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const dict = realmEmojiDict(await realmEmojiOfRealm(tx, realmId));

@@ -76,6 +76,17 @@ export async function probeImage(bytes: Buffer | string): Promise<ImageFacts | u
   return { contentType, width: meta.width, height: meta.pageHeight ?? meta.height, frames };
 }
 
+/**
+ * The type of a received image file, decided from its bytes: clients may declare nothing (the
+ * official Python client sends file parts without a Content-Type, which reads as text/plain) or
+ * the wrong thing. Bytes that are no image sharp reads fall back to the declared type, so that a
+ * declared image that does not decode is refused as Zulip refuses it (it cannot be decoded).
+ */
+export async function receivedImageType(bytes: Buffer, declared: string): Promise<string> {
+  const sniffed = await probeImage(bytes);
+  return sniffed?.contentType ?? declared.split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
 /** How many first bytes hasImageSignature needs. */
 export const IMAGE_SIGNATURE_BYTES = 12;
 

@@ -89,7 +89,7 @@ describe("POST /realm/icon and DELETE /realm/icon", () => {
       [[], error("You must upload exactly one icon.")],
       [[image(png), { ...image(png), field: "f2" }], error("You must upload exactly one icon.")],
       [[image(Buffer.alloc(5 * 1024 * 1024 + 1))], error("Uploaded file is larger than the allowed limit of 5 MiB")],
-      [[image(png, "text/plain")], error("Invalid image format", "BAD_IMAGE")],
+      [[image(Buffer.from("plain text"), "text/plain")], error("Invalid image format", "BAD_IMAGE")],
       [[image(Buffer.from("not an image"))], error("Could not decode image; did you upload an image file?", "BAD_IMAGE")],
       [[image(bombPng(20000, 20000))], error("Image size exceeds limit.", "BAD_IMAGE")],
     ];
@@ -140,7 +140,7 @@ describe("POST /realm/logo and DELETE /realm/logo", () => {
       [[], error("You must upload exactly one logo.")],
       [[image(png), { ...image(png), field: "f2" }], error("You must upload exactly one logo.")],
       [[image(Buffer.alloc(5 * 1024 * 1024 + 1))], error("Uploaded file is larger than the allowed limit of 5 MiB")],
-      [[image(png, "application/pdf")], error("Invalid image format", "BAD_IMAGE")],
+      [[image(Buffer.from("%PDF-1.4 not an image"), "application/pdf")], error("Invalid image format", "BAD_IMAGE")],
       [[image(Buffer.from("not an image"))], error("Could not decode image; did you upload an image file?", "BAD_IMAGE")],
       [[image(bombPng(20000, 20000))], error("Image size exceeds limit.", "BAD_IMAGE")],
     ];

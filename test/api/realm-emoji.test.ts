@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type UploadFile } from "../harness/client.js";
 import { startServer, type FixtureName, type TestServer } from "../harness/server.js";
-import { PNG, png, uploadEmoji } from "./realm-emoji-helpers.js";
+import { png, uploadEmoji } from "./realm-emoji-helpers.js";
 import { setRealmProps } from "./streams-helpers.js";
 
 let server: TestServer;
@@ -99,7 +99,8 @@ describe("POST /realm/emoji/{emoji_name}", () => {
   it("refuses files over 5 MiB and images of other types", async () => {
     const big: UploadFile = { field: "file", filename: "big.png", type: "image/png", data: Buffer.alloc(5 * 1024 * 1024 + 1) };
     expect((await upload("iago", "big", [big])).body).toEqual(error("Uploaded file is larger than the allowed limit of 5 MiB"));
-    const tiff: UploadFile = { field: "file", filename: "img.tif", type: "image/tiff", data: PNG };
+    const tiffBytes = await sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 1, g: 2, b: 3 } } }).tiff().toBuffer();
+    const tiff: UploadFile = { field: "file", filename: "img.tif", type: "image/png", data: tiffBytes };
     // Zulip raises BadImageError here (zerver/actions/realm_emoji.py): code BAD_IMAGE.
     expect((await upload("iago", "tiff", [tiff])).body).toEqual(error("Invalid image format", "BAD_IMAGE"));
     expect(await byName("big")).toEqual([]);

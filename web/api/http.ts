@@ -1,0 +1,72 @@
+/** The one place that calls /json/*: the CSRF header, form-encoded bodies, Zulip's error envelope. */
+
+/** An error answer from the server (Zulip's envelope), or a network failure (status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A parameter value as Zulip's web client sends it: arrays and objects JSON-encoded. */
+export type Param = string | number | boolean | readonly unknown[] | Record<string, unknown> | undefined;
+
+let csrfToken = "";
+let onSessionEnded: () => void = () => {
+  location.href = "/login/";
+};
+
+/** Reads the CSRF token from the page; `sessionEnded` runs on a 401 (default: go to /login/). */
+export function initHttp(token: string, sessionEnded?: () => void): void {
+  csrfToken = token;
+  if (sessionEnded) onSessionEnded = sessionEnded;
+}
+
+function encode(params: Record<string, Param>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    out.set(key, typeof value === "object" ? JSON.stringify(value) : String(value));
+  }
+  return out;
+}
+
+/** Calls `/json/<path>`; resolves with the success body, rejects with ApiError. */
+export async function call<T = Record<string, unknown>>(method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT", path: string, params: Record<string, Param> = {}, signal?: AbortSignal): Promise<T> {
+  const body = encode(params);
+  let url = `/json/${path}`;
+  const init: RequestInit = { method, credentials: "same-origin", headers: {}, signal };
+  if (method === "GET") {
+    const query = body.toString();
+    if (query) url += `?${query}`;
+  } else {
+    init.headers = { "X-CSRFToken": csrfToken, "Content-Type": "application/x-www-form-urlencoded" };
+    init.body = body;
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError(0, "NETWORK", "The server cannot be reached");
+  }
+  let json: Record<string, unknown> = {};
+  try {
+    json = (await response.json()) as Record<string, unknown>;
+  } catch {
+    // A proxy's or a restarting server's page: not the API's envelope.
+  }
+  if (response.status === 401) {
+    onSessionEnded();
+    throw new ApiError(401, "UNAUTHORIZED", typeof json.msg === "string" ? json.msg : "Session ended");
+  }
+  if (!response.ok || json.result !== "success") {
+    const msg = typeof json.msg === "string" ? json.msg : `HTTP ${response.status}`;
+    throw new ApiError(response.status, typeof json.code === "string" ? json.code : "HTTP", msg, json);
+  }
+  return json as T;
+}

@@ -1,0 +1,69 @@
+/** Loading a narrow's messages by anchor into the state, and marking messages read in batches. */
+import { applyFetched, applyFlags } from "../state/apply-messages.js";
+import { anchorOf, apiNarrow, narrowKey } from "../state/narrow.js";
+import { current, update } from "../state/store.js";
+import type { MessageList, Term } from "../state/types.js";
+import { fetchMessages, updateFlags } from "./messages.js";
+
+const inFlight = new Set<string>();
+const BATCH = 100;
+
+/** Fetches a narrow's first page around its anchor (near:/with: id, else the first unread). */
+export async function loadList(terms: Term[]): Promise<void> {
+  const key = narrowKey(terms);
+  if (inFlight.has(`${key}:init`)) return;
+  inFlight.add(`${key}:init`);
+  try {
+    const near = anchorOf(terms);
+    const answer = await fetchMessages(apiNarrow(terms), near ?? "first_unread", BATCH / 2, BATCH / 2);
+    const list: MessageList = { key, terms, ids: [], foundOldest: false, foundNewest: false, anchor: near ?? (answer.found_anchor ? answer.anchor : null) };
+    update((s) => applyFetched(s, s.lists.get(key) ?? list, answer.messages, { oldest: answer.found_oldest, newest: answer.found_newest }));
+  } finally {
+    inFlight.delete(`${key}:init`);
+  }
+}
+
+/** Fetches the page before the oldest (older) or after the newest (newer) message of a list. */
+export async function loadMore(key: string, direction: "older" | "newer"): Promise<void> {
+  const list = current().lists.get(key);
+  if (!list || inFlight.has(`${key}:${direction}`)) return;
+  if (direction === "older" ? list.foundOldest : list.foundNewest) return;
+  const edge = direction === "older" ? list.ids[0] : list.ids[list.ids.length - 1];
+  if (edge === undefined) return;
+  inFlight.add(`${key}:${direction}`);
+  try {
+    const answer = await fetchMessages(apiNarrow(list.terms), edge, direction === "older" ? BATCH : 0, direction === "newer" ? BATCH : 0);
+    update((s) => applyFetched(s, s.lists.get(key) ?? list, answer.messages, direction === "older" ? { oldest: answer.found_oldest } : { newest: answer.found_newest }));
+  } finally {
+    inFlight.delete(`${key}:${direction}`);
+  }
+}
+
+/** Loads the newest messages of the combined feed (Recent conversations and topic lists use them). */
+export async function loadRecent(): Promise<void> {
+  const answer = await fetchMessages([], "newest", 400, 0);
+  update((s) => applyFetched(s, s.lists.get(narrowKey([])) ?? { key: narrowKey([]), terms: [], ids: [], foundOldest: false, foundNewest: false, anchor: null }, answer.messages, { oldest: answer.found_oldest, newest: true }));
+}
+
+let pendingRead = new Set<number>();
+let readTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Marks a message read soon: ids are batched into one POST /messages/flags, counts drop at once. */
+export function markRead(id: number): void {
+  if (pendingRead.has(id)) return;
+  pendingRead.add(id);
+  readTimer ??= setTimeout(flushRead, 300);
+}
+
+async function flushRead(): Promise<void> {
+  readTimer = null;
+  const ids = [...pendingRead];
+  pendingRead = new Set();
+  if (ids.length === 0) return;
+  update((s) => applyFlags(s, { id: -1, type: "update_message_flags", op: "add", flag: "read", messages: ids, all: false }));
+  try {
+    await updateFlags(ids, "add", "read");
+  } catch {
+    // The server's state wins: its event (or the next register) sets the counts right.
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Builds the browser app into dist/web: content-hashed files, a `.gz` and a `.br` beside each,
+ * and manifest.json mapping logical names (app.js, app.css, auth.css, favicon.svg, katex.css)
+ * to hashed ones. Run by `npm run build` after the server; `buildWeb` is also what the size-budget test measures.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { build, type Metafile } from "esbuild";
+
+/** What one build produced, with gzipped sizes for the budget. */
+export type WebBuild = {
+  outdir: string;
+  manifest: Record<string, string>;
+  /** Gzipped bytes of app.js plus every chunk it imports statically (what the first page load fetches). */
+  firstLoadJsGzip: number;
+  /** Gzipped bytes of every JavaScript file, lazy chunks included. */
+  allJsGzip: number;
+  /** Gzipped bytes of every stylesheet (app, auth, KaTeX). */
+  cssGzip: number;
+  files: { name: string; bytes: number; gzip: number }[];
+};
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "..");
+/** Already-compressed formats gain nothing from a second compression. */
+const precompressed = /\.(woff2?|png|jpe?g|gif|webp)$/;
+
+/** Builds the web app into `outdir` (emptied first) and returns what it wrote. */
+export async function buildWeb(outdir = join(root, "dist/web")): Promise<WebBuild> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  const manifest: Record<string, string> = {};
+
+  const katex = await build({
+    entryPoints: { katex: join(root, "node_modules/katex/dist/katex.min.css") },
+    outdir,
+    bundle: true,
+    minify: true,
+    entryNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    loader: { ".woff2": "file", ".woff": "file", ".ttf": "file" },
+    metafile: true,
+    logLevel: "warning",
+  });
+  manifest["katex.css"] = entryOutput(katex.metafile, outdir, ".css");
+
+  const app = await build({
+    entryPoints: { app: join(here, "main.tsx") },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    target: ["chrome111", "firefox115", "safari16"],
+    minify: true,
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    assetNames: "[name]-[hash]",
+    define: { KATEX_CSS: JSON.stringify(manifest["katex.css"]) },
+    metafile: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  manifest["app.js"] = entryOutput(app.metafile, outdir, ".js");
+  manifest["app.css"] = entryOutput(app.metafile, outdir, ".css");
+
+  const authSource = join(here, "styles/auth.css");
+  if (existsSync(authSource)) {
+    const auth = await build({ entryPoints: { auth: authSource }, outdir, bundle: true, minify: true, entryNames: "[name]-[hash]", metafile: true, logLevel: "warning" });
+    manifest["auth.css"] = entryOutput(auth.metafile, outdir, ".css");
+  }
+
+  const favicon = readFileSync(join(here, "favicon.svg"));
+  manifest["favicon.svg"] = `favicon-${createHash("sha256").update(favicon).digest("hex").slice(0, 8)}.svg`;
+  writeFileSync(join(outdir, manifest["favicon.svg"]), favicon);
+
+  const files: WebBuild["files"] = [];
+  for (const name of readdirSync(outdir)) {
+    const data = readFileSync(join(outdir, name));
+    const gz = gzipSync(data, { level: 9 });
+    files.push({ name, bytes: data.length, gzip: gz.length });
+    if (precompressed.test(name)) continue;
+    writeFileSync(join(outdir, `${name}.gz`), gz);
+    writeFileSync(join(outdir, `${name}.br`), brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
+  }
+  writeFileSync(join(outdir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  const gzipOf = (name: string) => files.find((f) => f.name === name)?.gzip ?? 0;
+  const firstLoad = staticClosure(app.metafile, outdir, manifest["app.js"]);
+  return {
+    outdir,
+    manifest,
+    firstLoadJsGzip: [...firstLoad].reduce((sum, name) => sum + gzipOf(name), 0),
+    allJsGzip: files.filter((f) => f.name.endsWith(".js")).reduce((sum, f) => sum + f.gzip, 0),
+    cssGzip: files.filter((f) => f.name.endsWith(".css")).reduce((sum, f) => sum + f.gzip, 0),
+    files,
+  };
+}
+
+/** The output file (name within outdir) built from the build's one entry point, by extension. */
+function entryOutput(meta: Metafile, outdir: string, ext: string): string {
+  for (const [path, out] of Object.entries(meta.outputs)) {
+    if (!path.endsWith(ext)) continue;
+    if (ext === ".css" || out.entryPoint !== undefined) return relative(outdir, resolve(root, path));
+  }
+  throw new Error(`web build: no ${ext} output`);
+}
+
+/** `start` and every JavaScript file it reaches through static imports. */
+function staticClosure(meta: Metafile, outdir: string, start: string): Set<string> {
+  const byName = new Map(Object.entries(meta.outputs).map(([path, out]) => [relative(outdir, resolve(root, path)), out]));
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const imp of byName.get(name)?.imports ?? []) {
+      if (imp.kind === "import-statement" && !imp.external) visit(relative(outdir, resolve(root, imp.path)));
+    }
+  };
+  visit(start);
+  return seen;
+}

@@ -1,0 +1,45 @@
+/** The app's one source of truth, in signals: the state, the route, the connection. Views read these. */
+import { computed, signal } from "@preact/signals";
+import { applyEvents } from "./apply.js";
+import { unreadByConversation } from "./apply-messages.js";
+import type { Route } from "./narrow.js";
+import type { ServerEvent, State } from "./types.js";
+
+/** The /register snapshot with every event since applied (null until the first register answers). */
+export const state = signal<State | null>(null);
+
+/** What the middle shows, from location.hash. */
+export const route = signal<Route>({ view: "inbox" });
+
+/** "connected", or "reconnecting" with the seconds until the next try. */
+export const connection = signal<{ status: "connected" | "reconnecting"; retryIn: number }>({ status: "connected", retryIn: 0 });
+
+/** The current user's state, for code that runs only after the first register. */
+export function current(): State {
+  const s = state.value;
+  if (!s) throw new Error("state read before register");
+  return s;
+}
+
+/** Replaces the state with `fn(state)`. */
+export function update(fn: (s: State) => State): void {
+  const s = state.value;
+  if (s) state.value = fn(s);
+}
+
+/** Applies events from /events. */
+export function dispatch(events: readonly ServerEvent[]): void {
+  update((s) => applyEvents(s, events, Date.now()));
+}
+
+/** Unread ids per conversation key (derived). */
+export const unreadCounts = computed(() => (state.value ? unreadByConversation(state.value) : new Map<string, number[]>()));
+
+/** Unread count per channel (derived). */
+export const unreadByStream = computed(() => {
+  const out = new Map<number, number>();
+  const s = state.value;
+  if (!s) return out;
+  for (const ref of s.unread.values()) if (ref.kind === "stream") out.set(ref.streamId, (out.get(ref.streamId) ?? 0) + 1);
+  return out;
+});

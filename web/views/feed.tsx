@@ -1,0 +1,226 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { loadList, loadMore, markRead } from "../api/lists.js";
+import { conversationKey, refOf } from "../state/conversation.js";
+import { narrowKey } from "../state/narrow.js";
+import type { Message, MessageList, State, Term } from "../state/types.js";
+import { dayOf } from "./format.js";
+import { NarrowHeader } from "./narrow-header.js";
+import { MessageRow, RecipientBar } from "./message-row.js";
+import { useStateOf } from "./select.js";
+
+/** At most this many message rows are in the DOM; the window moves by STEP as you scroll. */
+export const WINDOW = 300;
+const STEP = 100;
+/** Start moving the window (or fetching) this far from an edge. */
+const EDGE_PX = 1200;
+const SAME_SENDER_GAP_S = 10 * 60;
+
+type Win = { key: string; first: number; last: number; atEnd: boolean };
+
+const lowerBound = (ids: readonly number[], id: number) => {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((ids[mid] ?? 0) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
+/** The rows [lo, hi) of the list the window shows, never more than WINDOW. */
+function bounds(list: MessageList, win: Win): [number, number] {
+  const ids = list.ids;
+  let lo = lowerBound(ids, win.first);
+  let hi = win.atEnd ? ids.length : lowerBound(ids, win.last + 1);
+  if (hi - lo > WINDOW) {
+    if (win.atEnd) lo = hi - WINDOW;
+    else hi = lo + WINDOW;
+  }
+  return [lo, Math.max(lo, hi)];
+}
+
+/** The window a freshly loaded list opens with: around its anchor (or first unread), else at the end. */
+function initialWin(list: MessageList, s: State): Win {
+  const ids = list.ids;
+  let at = list.anchor !== null ? lowerBound(ids, list.anchor) : ids.findIndex((id) => !s.messages.get(id)?.flags.includes("read"));
+  if (at < 0 || at >= ids.length) at = ids.length - 1;
+  const lo = Math.max(0, Math.min(at - WINDOW / 2, ids.length - WINDOW));
+  const hi = Math.min(ids.length, lo + WINDOW);
+  return { key: list.key, first: ids[lo] ?? 0, last: ids[hi - 1] ?? 0, atEnd: hi === ids.length };
+}
+
+/** A narrow's messages: recipient bars, sender runs, a bounded window that follows the scroll. */
+export function Feed({ terms }: { terms: Term[] }) {
+  const key = narrowKey(terms);
+  const s = useStateOf((st) => [st.lists.get(key), st.messages, st.users, st.streams, st.subs, st.realmEmoji, st.settings]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [win, setWin] = useState<Win | null>(null);
+  const pending = useRef<{ id: string; top: number } | "bottom" | "anchor" | null>(null);
+  const committedLo = useRef<{ key: string; first: number | undefined }>({ key: "", first: undefined });
+  const list = s?.lists.get(key);
+  const hasList = list !== undefined;
+
+  useEffect(() => {
+    if (!hasList) void loadList(terms).catch(() => undefined);
+  }, [key, hasList]);
+
+  const current = list && win?.key === key ? win : null;
+  useEffect(() => {
+    if (list && s && !current) {
+      setWin(initialWin(list, s));
+      pending.current = list.anchor !== null ? "anchor" : "bottom";
+    }
+  }, [list, current]);
+
+  const [lo, hi] = list && current ? bounds(list, current) : [0, 0];
+  const el = scroller.current;
+  if (el && list && current && committedLo.current.key === key && committedLo.current.first !== list.ids[lo] && pending.current === null) {
+    pending.current = nearBottom(el) && current.atEnd ? "bottom" : capture(el);
+  }
+
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (!box || !list || !current) return;
+    committedLo.current = { key, first: list.ids[lo] };
+    const p = pending.current;
+    pending.current = null;
+    if (p === "bottom") box.scrollTop = box.scrollHeight;
+    else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
+    else if (p) restore(box, p);
+    loadKatexIfNeeded(box);
+    observeUnread(box);
+  });
+
+  const check = () => {
+    const box = scroller.current;
+    if (!box || !list || !current) return;
+    const len = list.ids.length;
+    if (box.scrollTop < EDGE_PX) {
+      if (lo > 0) {
+        const nLo = Math.max(0, lo - STEP);
+        const nHi = Math.min(hi, nLo + WINDOW);
+        pending.current = capture(box);
+        setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
+      } else if (!list.foundOldest) void loadMore(key, "older").catch(() => undefined);
+    }
+    if (box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX) {
+      if (hi < len) {
+        const nHi = Math.min(len, hi + STEP);
+        const nLo = Math.max(lo, nHi - WINDOW);
+        pending.current = capture(box);
+        setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
+      } else if (!list.foundNewest) void loadMore(key, "newer").catch(() => undefined);
+    }
+  };
+  const ticking = useRef(false);
+  const onScroll = () => {
+    if (ticking.current) return;
+    ticking.current = true;
+    requestAnimationFrame(() => {
+      ticking.current = false;
+      check();
+    });
+  };
+  // A fetched page may be needed straight away (short lists, or an anchor near an edge).
+  useEffect(() => {
+    if (current) check();
+  }, [list?.ids.length, list?.foundOldest, list?.foundNewest, current?.first]);
+
+  const observer = useRef<IntersectionObserver | null>(null);
+  const observeUnread = (box: HTMLElement) => {
+    observer.current ??= new IntersectionObserver(
+      (entries) => {
+        if (document.visibilityState !== "visible") return;
+        for (const e of entries) {
+          const root = e.rootBounds;
+          const seen = e.intersectionRatio >= 0.5 || (root !== null && e.intersectionRect.height >= root.height * 0.5);
+          if (!seen) continue;
+          markRead(Number((e.target as HTMLElement).dataset.id));
+          observer.current?.unobserve(e.target);
+        }
+      },
+      { root: box, threshold: [0, 0.5, 1] },
+    );
+    for (const row of box.querySelectorAll<HTMLElement>(".message.unread:not([data-observed])")) {
+      row.dataset.observed = "1";
+      observer.current.observe(row);
+    }
+  };
+  useEffect(() => () => observer.current?.disconnect(), []);
+
+  if (!s) return null;
+  let body: ComponentChildren;
+  if (!list) body = <p class="empty" role="status">Loading…</p>;
+  else if (list.ids.length === 0) body = <p class="empty">No messages here yet.</p>;
+  else body = rows(s, list, lo, hi);
+  return (
+    <section class="feed" aria-label="Messages">
+      <NarrowHeader terms={terms} />
+      <div class="scroller" ref={scroller} onScroll={onScroll}>
+        {list && !list.foundOldest && lo === 0 && <p class="edge">Loading older messages…</p>}
+        {list && list.foundOldest && lo === 0 && list.ids.length > 0 && <p class="edge">This is the start of the conversation.</p>}
+        <div class="rows">{body}</div>
+      </div>
+    </section>
+  );
+}
+
+function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
+  let prev: Message | undefined;
+  let prevConv = "";
+  for (let i = lo; i < hi; i++) {
+    const id = list.ids[i] ?? 0;
+    const m = s.messages.get(id);
+    if (!m) continue;
+    const conv = conversationKey(refOf(m, s.me));
+    const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
+    if (conv !== prevConv || newDay) {
+      out.push(
+        <div class="group-head" key={`bar-${m.id}`}>
+          <RecipientBar s={s} m={m} />
+          <span class="day">{dayOf(s, m.timestamp)}</span>
+        </div>,
+      );
+    }
+    const showSender = conv !== prevConv || newDay || prev?.sender_id !== m.sender_id || m.timestamp - (prev?.timestamp ?? 0) > SAME_SENDER_GAP_S;
+    out.push(<MessageRow key={m.id} s={s} m={m} showSender={showSender} />);
+    prev = m;
+    prevConv = conv;
+  }
+  return out;
+}
+
+function nearBottom(box: HTMLElement): boolean {
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+}
+
+/** The first row visible at the top of the scroller, and its distance from the top. */
+function capture(box: HTMLElement): { id: string; top: number } | null {
+  const top = box.getBoundingClientRect().top;
+  for (const row of box.querySelectorAll<HTMLElement>(".message")) {
+    const r = row.getBoundingClientRect();
+    if (r.bottom > top) return { id: row.dataset.id ?? "", top: r.top - top };
+  }
+  return null;
+}
+
+function restore(box: HTMLElement, at: { id: string; top: number }): void {
+  const row = box.querySelector<HTMLElement>(`.message[data-id="${at.id}"]`);
+  if (!row) return;
+  const delta = row.getBoundingClientRect().top - box.getBoundingClientRect().top - at.top;
+  if (delta !== 0) box.scrollTop += delta;
+}
+
+let katexRequested = false;
+/** KaTeX's stylesheet is fetched the first time a message with math is drawn. */
+function loadKatexIfNeeded(box: HTMLElement): void {
+  if (katexRequested || !box.querySelector(".katex")) return;
+  katexRequested = true;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = `/static/${KATEX_CSS}`;
+  document.head.append(link);
+}

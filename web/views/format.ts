@@ -1,0 +1,48 @@
+/** Shared formatting for views: times in the user's time zone, emoji, links. */
+import type { State } from "../state/types.js";
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function format(state: State, kind: "time" | "day" | "full"): Intl.DateTimeFormat {
+  const zone = typeof state.settings.timezone === "string" && state.settings.timezone !== "" ? state.settings.timezone : undefined;
+  const h24 = state.settings.twenty_four_hour_time === true;
+  const key = `${kind}:${zone ?? ""}:${h24}`;
+  let f = formats.get(key);
+  if (!f) {
+    const base: Intl.DateTimeFormatOptions = { timeZone: zone, hour12: !h24 };
+    const opts: Intl.DateTimeFormatOptions =
+      kind === "time" ? { ...base, hour: "numeric", minute: "2-digit" } : kind === "day" ? { timeZone: zone, weekday: "short", month: "short", day: "numeric" } : { ...base, dateStyle: "full", timeStyle: "long" };
+    try {
+      f = new Intl.DateTimeFormat(undefined, opts);
+    } catch {
+      f = new Intl.DateTimeFormat(undefined, { ...opts, timeZone: undefined });
+    }
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/** "3:04 PM" (or "15:04") in the user's time zone. */
+export const timeOf = (state: State, seconds: number) => format(state, "time").format(seconds * 1000);
+/** "Fri, Nov 27". */
+export const dayOf = (state: State, seconds: number) => format(state, "day").format(seconds * 1000);
+/** The full date and time, for a tooltip. */
+export const fullTimeOf = (state: State, seconds: number) => format(state, "full").format(seconds * 1000);
+
+/** A short relative time for lists: "5 min", "3 h", or the day. */
+export function ago(state: State, seconds: number, nowMs = Date.now()): string {
+  const diff = nowMs / 1000 - seconds;
+  if (diff < 60) return "now";
+  if (diff < 3600) return `${Math.floor(diff / 60)} min`;
+  if (diff < 86400) return `${Math.floor(diff / 3600)} h`;
+  return dayOf(state, seconds);
+}
+
+/** The character(s) of a Unicode emoji from its code ("1f44d" or "1f1fa-1f1f8"). */
+export function emojiChar(code: string): string {
+  try {
+    return String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16)));
+  } catch {
+    return "?";
+  }
+}
