@@ -13,7 +13,7 @@ import { currentRealmValue, DICT_EVENT_SETTINGS, parseLimit, REALM_SETTINGS, typ
 import { Role, isAdmin } from "../lib/users/roles.js";
 import { LANGUAGES } from "../lib/users/settings.js";
 import { accessStreamById } from "../lib/channels/streams.js";
-import { SystemGroups } from "../lib/groups/user-groups.js";
+import { SystemGroups } from "../lib/groups/system-groups.js";
 import { updateFullMembersGroup } from "./user-groups.js";
 
 /** PATCH /realm's decoded parameters by name (only those sent). */

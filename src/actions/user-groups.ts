@@ -33,10 +33,10 @@ import {
   sameSettingValue,
   settingValueForApi,
   SYSTEM_GROUP_DEFINITIONS,
-  SystemGroups,
   systemGroupId,
   usersByIds,
 } from "../lib/groups/user-groups.js";
+import { SystemGroups } from "../lib/groups/system-groups.js";
 
 /** A can_mention_group change: the new value, and the value the client believes is current. */
 export interface SettingChange {

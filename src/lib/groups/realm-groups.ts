@@ -1,7 +1,7 @@
 import type { RealmRow } from "../../db/queries/realms.js";
 import type { RealmGroups } from "../../caches/groups.js";
 import { REALM_GROUP_DEFAULTS, realmGroupProp, type RealmGroupSetting } from "../realm/props.js";
-import { SystemGroups } from "./user-groups.js";
+import { SystemGroups } from "./system-groups.js";
 
 /** The group a realm setting names: its id, and its name when it is a system group. */
 export interface SettingGroup {

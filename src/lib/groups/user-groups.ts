@@ -14,18 +14,7 @@ import type { RealmGroups } from "../../caches/groups.js";
 import { badRequest } from "../../base/errors.js";
 import { realmSetting } from "../realm/props.js";
 import { Role } from "../users/roles.js";
-
-/** Names of the system groups every realm has. */
-export const SystemGroups = {
-  NOBODY: "role:nobody",
-  OWNERS: "role:owners",
-  ADMINISTRATORS: "role:administrators",
-  MODERATORS: "role:moderators",
-  FULL_MEMBERS: "role:fullmembers",
-  MEMBERS: "role:members",
-  EVERYONE: "role:everyone",
-  EVERYONE_ON_INTERNET: "role:internet",
-} as const;
+import { SystemGroups } from "./system-groups.js";
 
 /** System groups in creation order; each after role:nobody has the previous one as its subgroup. */
 export const SYSTEM_GROUP_DEFINITIONS: readonly { name: string; description: string }[] = [

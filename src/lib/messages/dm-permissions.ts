@@ -6,7 +6,7 @@ import { badRequest } from "../../base/errors.js";
 import { dmKey } from "./narrow.js";
 import type { RealmGroups } from "../../caches/groups.js";
 import { realmSettingGroup } from "../groups/realm-groups.js";
-import { SystemGroups } from "../groups/user-groups.js";
+import { SystemGroups } from "../groups/system-groups.js";
 
 /**
  * Zulip 9's check_can_send_direct_message. Bots may always send, and a conversation of the sender

@@ -1,7 +1,7 @@
 import { badRequest } from "../../base/errors.js";
 import type { RealmGroups } from "../../caches/groups.js";
 import { REALM_GROUP_DEFAULTS, type RealmGroupSetting } from "./props.js";
-import { SystemGroups } from "../groups/user-groups.js";
+import { SystemGroups } from "../groups/system-groups.js";
 
 /**
  * Which groups a group-valued setting may name and which it starts as (Zulip 9's

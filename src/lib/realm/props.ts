@@ -1,5 +1,5 @@
 import type { RealmRow } from "../../db/queries/realms.js";
-import type { SystemGroups } from "../groups/user-groups.js";
+import type { SystemGroups } from "../groups/system-groups.js";
 
 /** One organisation setting from the realm's props JSON, or undefined when unset or unreadable. */
 export function realmProp(realm: RealmRow | undefined, key: string): unknown {
