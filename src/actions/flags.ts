@@ -3,7 +3,7 @@ import type { Db } from "../db/index.js";
 import { flagsOfMessages, messagesByIds } from "../db/queries/messages.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../base/errors.js";
+import { badRequest, invalidMessages } from "../base/errors.js";
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/messages/flags.js";
 import { receivedInTopic, setReadFlag, unreadMessageIds } from "../db/queries/user-messages.js";
 import { hasMessageAccess } from "../lib/messages/access.js";
@@ -47,7 +47,7 @@ export async function doUpdateMessageFlags(
   if ((HISTORICAL_FLAGS & bit) !== target && historical.length > 0) {
     const rows = await messagesByIds(tx, historical);
     const accessible = await Promise.all(rows.map((m) => hasMessageAccess(tx, user, m, undefined)));
-    if (rows.length !== historical.length || accessible.includes(false)) throw badRequest("Invalid message(s)");
+    if (rows.length !== historical.length || accessible.includes(false)) throw invalidMessages();
     const flags = adding ? HISTORICAL_FLAGS | bit : HISTORICAL_FLAGS & ~bit;
     for (let i = 0; i < historical.length; i += 300) {
       await tx.insertInto("user_message").values(historical.slice(i, i + 300).map((id) => ({ user_id: user.id, message_id: id, flags }))).execute();

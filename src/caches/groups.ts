@@ -1,7 +1,7 @@
 import type { Db } from "../db/index.js";
 import type { ApiUserGroup, GroupSettingValue, QueuedEvent } from "../events/types.js";
 import { JsonText } from "../base/json-text.js";
-import { badRequest } from "../base/errors.js";
+import { invalidUserGroup } from "../base/errors.js";
 import { groupsOfRealm, membershipsOfRealm, subgroupLinksOfRealm } from "../db/queries/user-groups.js";
 
 /**
@@ -37,7 +37,7 @@ export class RealmGroups {
   /** A named group of the realm for reading: `Invalid user group` otherwise (Zulip's access_user_group_to_read_membership). */
   access(id: number): ApiUserGroup {
     const group = this.byId.get(id);
-    if (!group) throw badRequest("Invalid user group");
+    if (!group) throw invalidUserGroup();
     return group;
   }
 

@@ -2,7 +2,7 @@ import { checkUpdatePresence } from "../actions/presence.js";
 import { checkUpdateStatus } from "../actions/status.js";
 import { statusOf } from "../db/queries/user-status.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../base/errors.js";
+import { badRequest, noSuchUser } from "../base/errors.js";
 import { bool, int, pathInt, str } from "../http/params.js";
 import { requireHuman } from "../http/human.js";
 import { OFFLINE_THRESHOLD_SECS } from "../caches/presence.js";
@@ -44,7 +44,7 @@ export const presenceEndpoints = [
       const target = /^\d+$/.test(key)
         ? await accessUserById(ctx.db, user, pathInt(key), { allowDeactivated: false, allowBots: true }).catch(() => undefined)
         : await accessUserByEmail(ctx.db, user, key).catch(() => undefined);
-      if (!target || !target.is_active) throw badRequest("No such user");
+      if (!target || !target.is_active) throw noSuchUser();
       if (target.is_bot) throw badRequest("Presence is not supported for bot users.");
       const entry = (await ctx.presence.realm(target.realm_id)).entries.get(target.id);
       if (!entry) throw badRequest(`No presence data for ${key}`);

@@ -2,7 +2,7 @@ import type { Db } from "../../db/index.js";
 import { activeStreamByName, streamById, type StreamRow } from "../../db/queries/streams.js";
 import { subscriptionOf, type SubscriptionRow } from "../../db/queries/subscriptions.js";
 import type { UserRow } from "../../db/queries/users.js";
-import { ApiError, badRequest } from "../../base/errors.js";
+import { ApiError, badRequest, invalidChannelId } from "../../base/errors.js";
 import { emptyRenderContext, renderMarkdown } from "../../markdown/index.js";
 import { isAdmin, Role } from "../users/roles.js";
 
@@ -34,7 +34,7 @@ export interface AccessedStream {
  */
 export async function accessStreamById(db: Db, user: UserRow, id: number, opts: { allowRealmAdmin?: boolean } = {}): Promise<AccessedStream> {
   const stream = await streamById(db, id);
-  if (!stream || stream.realm_id !== user.realm_id || stream.deactivated) throw badRequest("Invalid channel ID");
+  if (!stream || stream.realm_id !== user.realm_id || stream.deactivated) throw invalidChannelId();
   return checkStreamAccess(db, user, stream, "Invalid channel ID", opts);
 }
 
@@ -52,10 +52,10 @@ export async function accessStreamByName(db: Db, user: UserRow, name: string, op
 /** The channel for PATCH/DELETE /streams/{id}: visible ones give `Must be an organization administrator` to non-admins. */
 export async function accessStreamForUpdate(db: Db, user: UserRow, id: number): Promise<AccessedStream> {
   const stream = await streamById(db, id);
-  if (!stream || stream.realm_id !== user.realm_id || stream.deactivated) throw badRequest("Invalid channel ID");
+  if (!stream || stream.realm_id !== user.realm_id || stream.deactivated) throw invalidChannelId();
   const sub = await activeSubscription(db, user.id, stream.id);
   if (isAdmin(user)) return { stream, sub };
-  if (!sub && stream.invite_only) throw badRequest("Invalid channel ID");
+  if (!sub && stream.invite_only) throw invalidChannelId();
   throw new ApiError("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL", 400);
 }
 

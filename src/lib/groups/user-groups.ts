@@ -11,7 +11,7 @@ import {
 import type { UserRow } from "../../db/queries/users.js";
 import type { ApiUserGroup, GroupSettingValue } from "../../events/types.js";
 import type { RealmGroups } from "../../caches/groups.js";
-import { badRequest } from "../../base/errors.js";
+import { badRequest, insufficientPermission, invalidUserGroup } from "../../base/errors.js";
 import { realmSetting } from "../realm/props.js";
 import { Role } from "../users/roles.js";
 import { SystemGroups } from "./system-groups.js";
@@ -75,7 +75,7 @@ export function requireMemberOrAdmin(user: UserRow): void {
 /** Zulip's require_user_group_edit_permission (level 275: realm user_group_edit_policy). */
 export function requireUserGroupEditPermission(user: UserRow, realm: RealmRow, now: number): void {
   requireMemberOrAdmin(user);
-  if (!hasRolePolicy(user, realmSetting(realm, "user_group_edit_policy"), realm, now)) throw badRequest("Insufficient permission");
+  if (!hasRolePolicy(user, realmSetting(realm, "user_group_edit_policy"), realm, now)) throw insufficientPermission();
 }
 
 /** Zulip's check_user_group_name; returns the name unchanged. */
@@ -91,7 +91,7 @@ export function checkUserGroupName(name: string): string {
 /** A named group of the caller's realm, for reading: `Invalid user group` otherwise. */
 export async function accessUserGroupForRead(db: Db, user: UserRow, id: number): Promise<UserGroupRow> {
   const group = await namedGroupById(db, user.realm_id, id);
-  if (!group) throw badRequest("Invalid user group");
+  if (!group) throw invalidUserGroup();
   return group;
 }
 
@@ -101,9 +101,9 @@ export async function accessUserGroupForRead(db: Db, user: UserRow, id: number):
  */
 export async function accessUserGroupForUpdate(db: Db, user: UserRow, id: number): Promise<UserGroupRow> {
   const group = await accessUserGroupForRead(db, user, id);
-  if (group.is_system_group) throw badRequest("Insufficient permission");
+  if (group.is_system_group) throw insufficientPermission();
   if (user.role <= Role.MODERATOR) return group;
-  if (!(await directMemberIds(db, group.id)).includes(user.id)) throw badRequest("Insufficient permission");
+  if (!(await directMemberIds(db, group.id)).includes(user.id)) throw insufficientPermission();
   return group;
 }
 

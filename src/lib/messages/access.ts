@@ -3,7 +3,7 @@ import { messageById, userMessageFlags, type MessageRow } from "../../db/queries
 import { streamById, type StreamRow } from "../../db/queries/streams.js";
 import { subscriptionOf } from "../../db/queries/subscriptions.js";
 import type { UserRow } from "../../db/queries/users.js";
-import { badRequest } from "../../base/errors.js";
+import { invalidMessages } from "../../base/errors.js";
 import { Role } from "../users/roles.js";
 
 /** A message the caller may read, with the caller's flags on it (undefined = never received). */
@@ -46,8 +46,8 @@ export async function hasMessageAccess(db: Db, user: UserRow, message: MessageRo
 /** The message if the user may read it, else `Invalid message(s)` (the same for missing and hidden). */
 export async function accessMessage(db: Db, user: UserRow, id: number): Promise<AccessedMessage> {
   const message = await messageById(db, id);
-  if (!message) throw badRequest("Invalid message(s)");
+  if (!message) throw invalidMessages();
   const flags = await userMessageFlags(db, user.id, id);
-  if (!(await hasMessageAccess(db, user, message, flags))) throw badRequest("Invalid message(s)");
+  if (!(await hasMessageAccess(db, user, message, flags))) throw invalidMessages();
   return { message, flags };
 }

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/index.js";
 import { userByApiEmail, userById, type UserRow } from "../../db/queries/users.js";
-import { badRequest } from "../../base/errors.js";
+import { noSuchUser, userDeactivated } from "../../base/errors.js";
 
 /**
  * The users named by a `principals` parameter (API emails or ids, not mixed), each an active
@@ -10,8 +10,8 @@ export async function resolvePrincipals(db: Db, caller: UserRow, principals: rea
   const out = new Map<number, UserRow>();
   for (const principal of principals) {
     const user = typeof principal === "number" ? await userById(db, principal) : await userByApiEmail(db, caller.realm_id, principal);
-    if (!user || user.realm_id !== caller.realm_id) throw badRequest("No such user");
-    if (!user.is_active) throw badRequest("User is deactivated");
+    if (!user || user.realm_id !== caller.realm_id) throw noSuchUser();
+    if (!user.is_active) throw userDeactivated();
     out.set(user.id, user);
   }
   return [...out.values()];

@@ -7,7 +7,7 @@ import type { UserRow } from "../../db/queries/users.js";
 import { userByApiEmail, userById, usersOfRealm } from "../../db/queries/users.js";
 import type { RealmRow } from "../../db/queries/realms.js";
 import { JsonText } from "../../base/json-text.js";
-import { badRequest } from "../../base/errors.js";
+import { badRequest, insufficientPermission, noSuchUser, userDeactivated } from "../../base/errors.js";
 import { realmSetting } from "../realm/props.js";
 import { Role } from "./roles.js";
 import { systemBotAvatarUrl } from "../../db/system-bots.js";
@@ -202,13 +202,13 @@ function checkAccess(
   target: UserRow | undefined,
   opts: { allowDeactivated: boolean; allowBots: boolean; forAdmin?: boolean },
 ): UserRow {
-  if (!target || target.realm_id !== caller.realm_id) throw badRequest("No such user");
+  if (!target || target.realm_id !== caller.realm_id) throw noSuchUser();
   // Zulip's cross-realm bots are outside the realm, so no administrator of it can manage them.
-  if (target.is_system_bot && opts.forAdmin) throw badRequest("No such user");
-  if (target.is_bot && !opts.allowBots) throw badRequest("No such user");
-  if (!target.is_active && !opts.allowDeactivated) throw badRequest("User is deactivated");
+  if (target.is_system_bot && opts.forAdmin) throw noSuchUser();
+  if (target.is_bot && !opts.allowBots) throw noSuchUser();
+  if (!target.is_active && !opts.allowDeactivated) throw userDeactivated();
   if (opts.forAdmin && caller.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === caller.id)) {
-    throw badRequest("Insufficient permission");
+    throw insufficientPermission();
   }
   return target;
 }
