@@ -3,7 +3,8 @@ import type { Db } from "../db/index.js";
 import { doClaimAttachments } from "./uploads.js";
 import { linkedPathIds } from "../uploads/paths.js";
 import { settlePlaceholders } from "../lib/messages/attachments.js";
-import { insertMessage, insertUserMessages, updateMessage, recipientId, RecipientType, streamRecipients, usersMutingSender } from "../db/queries/messages.js";
+import { insertMessage, insertUserMessages, updateMessage, recipientId, RecipientType, streamRecipients, topicSenderIds, usersMutingSender } from "../db/queries/messages.js";
+import { topicReactorIds } from "../db/queries/reactions.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import { activeStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
@@ -277,20 +278,7 @@ export async function doSendMessage(
 
 /** Senders of a topic's messages and users who reacted to them, plus the new message's sender. */
 async function topicParticipants(db: Db, streamId: number, topic: string, senderId: number): Promise<Set<number>> {
-  const senders = await db
-    .selectFrom("message")
-    .select("sender_id")
-    .distinct()
-    .where("stream_id", "=", streamId)
-    .where((eb) => eb(eb.fn("lower", ["topic"]), "=", topic.toLowerCase()))
-    .execute();
-  const reactors = await db
-    .selectFrom("reaction")
-    .innerJoin("message", "message.id", "reaction.message_id")
-    .select("reaction.user_id")
-    .distinct()
-    .where("message.stream_id", "=", streamId)
-    .where((eb) => eb(eb.fn("lower", ["message.topic"]), "=", topic.toLowerCase()))
-    .execute();
-  return new Set([...senders.map((s) => s.sender_id), ...reactors.map((r) => r.user_id), senderId]);
+  const senders = await topicSenderIds(db, streamId, topic);
+  const reactors = await topicReactorIds(db, streamId, topic);
+  return new Set([...senders, ...reactors, senderId]);
 }

@@ -2,6 +2,7 @@ import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { resetChannelAttachmentPublicity } from "../db/queries/attachments.js";
 import type { RealmRow } from "../db/queries/realms.js";
+import { groupOfRealm } from "../db/queries/user-groups.js";
 import {
   addDefaultStream,
   administratorsGroupId,
@@ -186,7 +187,7 @@ export async function checkUpdateStream(ctx: AppContext, user: UserRow, streamId
 
 /** A can_remove_subscribers_group value must name a system group of the realm (feature level 275). */
 export async function checkSystemGroup(db: Db, realmId: number, groupId: number): Promise<void> {
-  const group = await db.selectFrom("user_group").select(["id", "is_system_group"]).where("id", "=", groupId).where("realm_id", "=", realmId).executeTakeFirst();
+  const group = await groupOfRealm(db, realmId, groupId);
   if (!group) throw invalidUserGroup();
   if (!group.is_system_group) throw badRequest("'can_remove_subscribers_group' must be a system user group.");
 }
