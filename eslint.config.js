@@ -24,17 +24,19 @@ const LAYERS = {
   "src/mail.ts": { name: "mail", may: ["base", "config"] },
   "src/events/": { name: "events", may: ["base", "config", "db"] },
   "src/cluster/": { name: "cluster", may: ["base", "config", "db", "events"] },
-  "src/data-lock.ts": { name: "data-lock", may: GROUND },
+  "src/data-lock.ts": { name: "data-lock", may: [...GROUND, "db"] },
   "src/tls.ts": { name: "tls", may: GROUND },
   "src/backup.ts": { name: "backup", may: [...GROUND, "db", "data-lock"] },
   "src/caches/": { name: "caches", may: INFRASTRUCTURE },
-  "src/context.ts": { name: "context", may: BELOW_CONTEXT },
+  // The context holds the built web app (http/static-files.ts imports only Node and Fastify types).
+  "src/context.ts": { name: "context", may: [...BELOW_CONTEXT, "http/static-files"] },
   // lib/ reads and rules may use Zulip's value codecs (http/params.ts imports only base/).
   "src/lib/": { name: "lib", may: [...BELOW_CONTEXT, "context", "http/params"] },
   "src/actions/": { name: "actions", may: [...BELOW_CONTEXT, "context", "lib"] },
   "src/http/params.ts": { name: "http/params", may: ["base"] },
-  "src/http/": { name: "http", may: [...BELOW_CONTEXT, "context", "lib", "http/params"] },
-  "src/routes/": { name: "routes", may: [...BELOW_CONTEXT, "context", "lib", "actions", "http", "http/params"] },
+  "src/http/static-files.ts": { name: "http/static-files", may: GROUND },
+  "src/http/": { name: "http", may: [...BELOW_CONTEXT, "context", "lib", "http/params", "http/static-files"] },
+  "src/routes/": { name: "routes", may: [...BELOW_CONTEXT, "context", "lib", "actions", "http", "http/params", "http/static-files"] },
   // The top: the command, the CLI, buildApp and listen may import any part of the server.
   "src/": { name: "server top", may: ["server"] },
   "protocol/": { name: "protocol", may: [] },

@@ -22,6 +22,7 @@ import { GroupCache } from "./caches/groups.js";
 import { LinkifierCache } from "./caches/linkifiers.js";
 import { RealmCache } from "./caches/realms.js";
 import { UserCache } from "./caches/users.js";
+import { SessionCache } from "./caches/sessions.js";
 import { createMailer } from "./mail.js";
 import { DueTimer, everyInterval } from "./base/due-timer.js";
 import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
@@ -37,12 +38,19 @@ import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
 import { Metrics } from "./base/metrics.js";
+import { WebAssets } from "./http/static-files.js";
 import { registerFileRoutes } from "./routes/uploads.js";
-import { registerAvatarRoutes } from "./routes/avatars.js";
+import { registerAvatarRedirects, registerAvatarRoutes } from "./routes/avatars.js";
+import { registerLoginRoutes } from "./routes/login.js";
+import { registerPasswordResetRoutes } from "./routes/password-reset.js";
+import { registerWebRoutes } from "./routes/web.js";
+import { CONTENT_SECURITY_POLICY } from "./http/pages.js";
 import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
+import { deliverDueMail, mailTriesSettled } from "./actions/mail.js";
+import { nextMailTime } from "./db/queries/outgoing-mail.js";
 import { httpsServerFactory } from "./tls.js";
 import { listenControlSocket, type ControlSocket } from "./events/relay.js";
 
@@ -90,22 +98,31 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     bus,
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
+    sessions: new SessionCache(store.db),
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db, compileLinkifier),
     alertWords: new AlertWordCache(store.db),
     presence: new PresenceStore({ store, db: store.db, bus, log, cluster }),
-    mailer: createMailer(config.smtpUrl, config.dataDir, log),
+    mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
+    web: new WebAssets(config.webDir),
     thumbnails: new ThumbnailQueue(log),
     urls: new UrlSigner(config.dataDir),
-    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
+    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), passwordReset: new AttemptLimiter(ATTEMPT_RULES.passwordResetForm), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
       // In a cluster, only the holder of the jobs lease sends them.
       run: async (stopping) => {
         if (!cluster || cluster.jobs.held) await deliverDueScheduledMessages(ctx, stopping);
+      },
+    }),
+    mail: new DueTimer(clock, log, {
+      next: () => nextMailTime(store.db),
+      // In a cluster, only the holder of the jobs lease tries mail again.
+      run: async (stopping) => {
+        if (!cluster || cluster.jobs.held) await deliverDueMail(ctx, stopping);
       },
     }),
     unclaimedUploads: new DueTimer(
@@ -149,6 +166,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
   http.setNotFoundHandler((request, reply) => sendProtocolError(request.url, reply, notFound("Not Found")));
+  // Every HTML page (the app, the login pages, file errors) allows nothing from another origin and no inline script.
+  http.addHook("onSend", (_request, reply, payload, done) => {
+    if (String(reply.getHeader("content-type") ?? "").startsWith("text/html") && !reply.hasHeader("content-security-policy")) {
+      reply.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    }
+    done(null, payload);
+  });
   const logRequests = log.isLevelEnabled("info");
   http.addHook("onResponse", (request, reply, done) => {
     // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
@@ -175,6 +199,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmojiImageRoutes(http, ctx);
   registerFileRoutes(http, ctx);
   registerAvatarRoutes(http, ctx);
+  registerAvatarRedirects(http, ctx);
+  registerLoginRoutes(http, ctx);
+  registerPasswordResetRoutes(http, ctx);
+  registerWebRoutes(http, ctx);
   registerRealmBrandingRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
@@ -188,6 +216,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
+  // Mail queued before a restart, or whose retry fell due while the server was down, goes now.
+  ctx.mail.start();
   ctx.unclaimedUploads.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
   // Images uploaded before a restart whose thumbnails were never made (in a cluster, the holder of
@@ -199,6 +229,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const { jobs } = ctx.cluster;
     jobs.onTaken = () => {
       void ctx.scheduledMessages.runDue();
+      void ctx.mail.runDue();
       backlog().catch((error: unknown) => log.error({ err: error }, "thumbnail backlog failed"));
     };
     await jobs.start();
@@ -219,6 +250,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
+  await ctx.mail.stop();
+  await mailTriesSettled(ctx);
+      await ctx.mail.stop();
+      await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();

@@ -11,6 +11,8 @@ export interface Config {
   /** The domain of channel email addresses (Zulip's EMAIL_GATEWAY_PATTERN "%s@<domain>"); "" = no gateway. */
   emailGatewayDomain: string;
   smtpUrl: string | null;
+  /** The sender of every mail (ROOKERY_EMAIL_FROM): an address, or `Name <address>`. */
+  emailFrom: string;
   logLevel: string;
   /** "json" (one JSON object per line, for log collectors) or "pretty" (coloured text, for a terminal). */
   logFormat: LogFormat;
@@ -29,6 +31,8 @@ export interface Config {
   internalUrl: string | null;
   /** The prefix of every Redis key of the cluster (ROOKERY_REDIS_PREFIX, default "rookery:"). */
   redisPrefix: string;
+  /** The built web app: manifest.json and the hashed files it names (ROOKERY_WEB_DIR, default ./dist/web). */
+  webDir: string;
   /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
   clusterSecret: string | null;
   /**
@@ -86,6 +90,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError(`ROOKERY_SMTP_URL must start with smtp:// or smtps://, got "${smtpUrl}"`);
   }
+  const emailFrom = (env.ROOKERY_EMAIL_FROM ?? "Rookery <noreply@rookery.invalid>").trim();
+  if (!/^(?:[^<>@\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(emailFrom)) {
+    throw new ConfigError(`ROOKERY_EMAIL_FROM must be an email address or "Name <address>", got "${emailFrom}"`);
+  }
   const logLevel = env.ROOKERY_LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`ROOKERY_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
@@ -111,7 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
   const trustedProxies = parseTrustedProxies(env.ROOKERY_TRUSTED_PROXIES ?? "");
   const bodyTimeoutS = parseCount(env, "ROOKERY_BODY_TIMEOUT_S", "30");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS };
+  const webDir = path.resolve(env.ROOKERY_WEB_DIR ?? "./dist/web");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, emailFrom, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS, webDir };
 }
 
 function parseTls(env: NodeJS.ProcessEnv): TlsFiles | null {

@@ -11,6 +11,7 @@ import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
 import type { Mailer } from "./mail.js";
 import type { Metrics } from "./base/metrics.js";
+import type { WebAssets } from "./http/static-files.js";
 import type { UrlSigner } from "./uploads/paths.js";
 import type { FileStore } from "./uploads/storage.js";
 import type { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
@@ -32,18 +33,22 @@ export interface AppContext extends Caches {
   thumbnails: ThumbnailQueue;
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
-  /** Per-key attempt limits: password checks by address, email-change requests by user, downloads by spectators by file. */
-  limits: { authentication: Attempts; emailChange: Attempts; spectatorFiles: Attempts };
+  /** Per-key attempt limits: password checks by address, email-change requests by user, reset emails by address, downloads by spectators by file. */
+  limits: { authentication: Attempts; emailChange: Attempts; passwordReset: Attempts; spectatorFiles: Attempts };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
    */
   scheduledMessages: DueTimer;
+  /** Tries queued mail again when it falls due (started by buildApp; see actions/mail.ts). */
+  mail: DueTimer;
   /**
    * Removes uploads no message claimed within five weeks, at start and daily by `clock`
    * (started by buildApp); `runDue()` runs it now, as the timer does.
    */
   unclaimedUploads: DueTimer;
+  /** The built web app's manifest and files (`/`, `/static/…`, the stylesheet of the login pages). */
+  web: WebAssets;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
   /** Cluster mode (ROOKERY_REDIS_URL): the shared stream, the other processes, leases; undefined for one process. */

@@ -31,6 +31,7 @@ import { accessStreamById } from "../lib/channels/streams.js";
 import { realmSetting } from "../lib/realm/props.js";
 import { emailDomainRefusal } from "../lib/realm/domains.js";
 import { requireMemberOrAdmin } from "../lib/groups/user-groups.js";
+import { queueMail } from "./mail.js";
 
 /** What POST /invites and POST /invites/multiuse share, decoded. */
 export interface InviteOptions {
@@ -232,7 +233,7 @@ async function sendInvitationEmail(ctx: AppContext, realm: RealmRow, referrer: U
   const text = [
     `Hi there,`,
     ``,
-    `${referrer.full_name} (${referrer.delivery_email}) wants you to join them on Zulip — the organization ${realm.name} at ${ctx.config.externalUrl}.`,
+    `${referrer.full_name} (${referrer.delivery_email}) wants you to join them in ${realm.name}, at ${ctx.config.externalUrl}.`,
     ``,
     `To get started, open this link and choose your name and password:`,
     ``,
@@ -242,7 +243,7 @@ async function sendInvitationEmail(ctx: AppContext, realm: RealmRow, referrer: U
     ``,
   ].join("\n");
   try {
-    await ctx.mailer.send({ to: invite.email, subject: `${referrer.full_name} invited you to join ${realm.name}`, text });
+    await queueMail(ctx, { to: invite.email, subject: `${referrer.full_name} invited you to join ${realm.name}`, text, realmId: realm.id, senderId: referrer.id });
   } catch (error) {
     ctx.log.error({ err: error, invite: invite.id }, "invitation email could not be sent");
   }

@@ -3,6 +3,7 @@ import { insertRealm, realmByStringId, type RealmRow } from "../db/queries/realm
 import { realmById } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
+import { REALM_DEFAULTS } from "../lib/realm/props.js";
 import { Role } from "../lib/users/roles.js";
 import { hashPassword } from "../base/secrets.js";
 import { createNotificationBot, createWelcomeBot } from "./notification-bot.js";
@@ -26,6 +27,15 @@ export interface NewRealm {
 }
 
 /**
+ * Zulip's do_create_realm: read receipts start on in a closed organisation (joining needs an
+ * invitation, Zulip's default, or emails are restricted to the organisation's domains) and off in
+ * an open one. Stored at creation, so organisations made before keep what they had.
+ */
+export function defaultReadReceipts(inviteRequired: boolean, emailsRestrictedToDomains: boolean): boolean {
+  return inviteRequired || emailsRestrictedToDomains;
+}
+
+/**
  * Creates an organisation, its owner and its system bots in one transaction, then (unless told
  * not to) Zulip 9.0's initial channels and messages.
  */
@@ -40,7 +50,7 @@ export async function createRealm(ctx: AppContext, input: NewRealm): Promise<{ r
       description: "",
       date_created: ctx.clock.now(),
       deactivated: 0,
-      props: "{}",
+      props: JSON.stringify({ enable_read_receipts: defaultReadReceipts(REALM_DEFAULTS.invite_required, REALM_DEFAULTS.emails_restricted_to_domains) }),
     });
     await createSystemGroups(tx, realmId, ctx.clock.now());
     const owner = await doCreateUser(

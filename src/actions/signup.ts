@@ -27,6 +27,7 @@ import { notifyReferrerOfJoin } from "./notification-bot.js";
 import { bulkAddSubscriptions } from "./subscriptions.js";
 import { doCreateUser } from "./users.js";
 import { welcomeNewUser } from "./onboarding.js";
+import { queueMail } from "./mail.js";
 
 /**
  * A usable invitation behind a signup key: an email invitation, a reusable link (which asks for
@@ -123,7 +124,8 @@ export async function requestSignupConfirmation(ctx: AppContext, key: string, ra
     return realm;
   });
   const link = joinUrl(ctx.config.externalUrl, confirmationKey);
-  await ctx.mailer.send({
+  await queueMail(ctx, {
+    realmId: realm.id,
     to: email,
     subject: `Activate your account on ${realm.name}`,
     text: [

@@ -13,6 +13,7 @@ import {
   type UserRow,
 } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
+import { doEndSessionsOfUser } from "./sessions.js";
 import { ApiError, badRequest, ownerRequired, adminRequired, insufficientPermission } from "../base/errors.js";
 import { Role } from "../lib/users/roles.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
@@ -21,6 +22,7 @@ import { initialSettingsFor } from "../lib/users/settings.js";
 import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js";
 import { doSetSubscriptionsUserActive, subscribeToDefaultStreams } from "./subscriptions.js";
 import { welcomeNewUser } from "./onboarding.js";
+import { queueMail } from "./mail.js";
 
 /** What a new account is made of. */
 export interface NewUser {
@@ -120,7 +122,7 @@ export async function checkDeactivateUser(ctx: AppContext, actor: UserRow | null
     }
     await doDeactivateUser(ctx, tx, outbox, target);
   });
-  if (comment !== null) await sendDeactivationEmail(ctx, target, comment);
+  if (comment !== null) await sendDeactivationEmail(ctx, target, comment, actor);
 }
 
 /** A user deactivates their own account (DELETE /users/me). */
@@ -153,6 +155,8 @@ export async function doDeactivateUser(_ctx: AppContext, tx: Db, outbox: Outbox,
 
 async function deactivateOne(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   await updateUser(tx, user.id, { is_active: 0 });
+  // Its browsers are signed out: their next /json call is a 401 (its event queues end below).
+  await doEndSessionsOfUser(tx, outbox, user.id);
   await doSetSubscriptionsUserActive(tx, outbox, user, false);
   outbox.invalidate({ cache: "user", id: user.id });
   const active = await usersOfRealm(tx, user.realm_id).then((all) => all.filter((u) => u.is_active));
@@ -163,7 +167,7 @@ async function deactivateOne(tx: Db, outbox: Outbox, user: UserRow): Promise<voi
   }
 }
 
-async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: string): Promise<void> {
+async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: string, actor: UserRow | null): Promise<void> {
   const realm = await realmById(ctx.db, user.realm_id);
   const realmName = realm?.name ?? "your organization";
   const lines = [
@@ -171,7 +175,7 @@ async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: st
     "You will no longer be able to log in.",
   ];
   if (comment.length > 0) lines.push("", "The administrators provided the following comment:", "", comment);
-  await ctx.mailer.send({ to: user.delivery_email, subject: `Notification of account deactivation on ${realmName}`, text: lines.join("\n") + "\n" });
+  await queueMail(ctx, { to: user.delivery_email, subject: `Notification of account deactivation on ${realmName}`, text: lines.join("\n") + "\n", realmId: user.realm_id, ...(actor ? { senderId: actor.id } : {}) });
 }
 
 /** Admin reactivates a user (POST /users/{user_id}/reactivate); a null `actor` is the server's operator. */

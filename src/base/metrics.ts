@@ -22,6 +22,7 @@ export class Metrics {
   private readonly requests: Counter<"method" | "route" | "status">;
   private readonly latency: Histogram<"method" | "route">;
   private readonly writes: Histogram;
+  private readonly mails: Counter<"outcome">;
   /** Requests answered since start (a plain number, for the process's own idle-time housekeeping). */
   answered = 0;
 
@@ -31,6 +32,8 @@ export class Metrics {
     this.requests = new Counter({ name: "rookery_http_requests_total", help: "HTTP requests answered, by endpoint and status.", labelNames: ["method", "route", "status"], registers });
     this.latency = new Histogram({ name: "rookery_http_request_duration_seconds", help: "Time to answer an HTTP request, by endpoint (long-polls included).", labelNames: ["method", "route"], buckets: SECONDS, registers });
     this.writes = new Histogram({ name: "rookery_db_write_seconds", help: "Time from asking for a write transaction to its commit (waiting for the writer included).", buckets: SECONDS, registers });
+    this.mails = new Counter({ name: "rookery_mail_attempts_total", help: "Tries to send a mail, by outcome: sent, deferred (tried again later), given_up (failed for a day).", labelNames: ["outcome"], registers });
+    for (const outcome of ["sent", "deferred", "given_up"]) this.mails.labels(outcome).inc(0);
     new Gauge({ name: "rookery_event_queues", help: "Live event queues.", registers, collect: gaugeOf(sources.queues) });
     new Gauge({ name: "rookery_long_polls_waiting", help: "GET /events requests waiting for events.", registers, collect: gaugeOf(sources.waitingPolls) });
     new Counter({ name: "rookery_events_delivered_total", help: "Events appended to event queues.", registers, collect: counterOf(sources.eventsDelivered) });
@@ -46,6 +49,11 @@ export class Metrics {
   /** Records one write transaction's time. */
   write(seconds: number): void {
     this.writes.observe(seconds);
+  }
+
+  /** Counts one try to send a mail. */
+  mail(outcome: "sent" | "deferred" | "given_up"): void {
+    this.mails.labels(outcome).inc();
   }
 
   /** The exposition text and its content type. */

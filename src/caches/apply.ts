@@ -3,7 +3,7 @@ import type { CacheChange } from "../events/changes.js";
 import type { Caches } from "./index.js";
 
 /** Applies committed changes to this process's caches. */
-export function applyChanges(ctx: Caches & { scheduledMessages: DueTimer }, changes: readonly CacheChange[]): void {
+export function applyChanges(ctx: Caches & { scheduledMessages: DueTimer; mail: DueTimer }, changes: readonly CacheChange[]): void {
   for (const change of changes) {
     switch (change.cache) {
       case "user":
@@ -11,6 +11,9 @@ export function applyChanges(ctx: Caches & { scheduledMessages: DueTimer }, chan
         break;
       case "realm":
         ctx.realms.forget(change.id);
+        break;
+      case "sessions":
+        ctx.sessions.forgetUser(change.userId);
         break;
       case "linkifiers":
         ctx.linkifiers.forget(change.realmId);
@@ -21,6 +24,9 @@ export function applyChanges(ctx: Caches & { scheduledMessages: DueTimer }, chan
       case "scheduled_messages":
         ctx.scheduledMessages.wake(change.dueAt);
         break;
+      case "mail":
+        ctx.mail.wake(change.dueAt);
+        break;
       case "presence":
         ctx.presence.observe(change.entry);
         break;
@@ -29,6 +35,7 @@ export function applyChanges(ctx: Caches & { scheduledMessages: DueTimer }, chan
         ctx.realms.forgetAll();
         ctx.linkifiers.forgetAll();
         ctx.groups.forgetAll();
+        ctx.sessions.forgetAll();
         ctx.alertWords.forgetAll();
         break;
     }

@@ -3,6 +3,7 @@ import type { GroupCache } from "./groups.js";
 import type { LinkifierCache } from "./linkifiers.js";
 import type { PresenceStore } from "./presence.js";
 import type { RealmCache } from "./realms.js";
+import type { SessionCache } from "./sessions.js";
 import type { UserCache } from "./users.js";
 
 /**
@@ -12,6 +13,8 @@ import type { UserCache } from "./users.js";
 export interface Caches {
   users: UserCache;
   realms: RealmCache;
+  /** Browser sessions by cookie digest; actions that end sessions invalidate them after their commit. */
+  sessions: SessionCache;
   /** Each realm's user groups, kept current from committed user_group events on `bus`. */
   groups: GroupCache;
   /** Each realm's linkifiers compiled for the renderer; the linkifier actions drop a realm after their commit. */

@@ -1,6 +1,7 @@
 import { createContext } from "../app.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import type { AppContext } from "../context.js";
+import { mailTriesSettled } from "../actions/mail.js";
 import { relayBus } from "../events/relay.js";
 import { ApiError } from "../base/errors.js";
 
@@ -23,6 +24,8 @@ export async function withContext(fn: (ctx: AppContext) => Promise<void>): Promi
   const ctx = await createContext({ ...settings, logLevel: "warn" }, bus ? { bus } : {});
   try {
     await fn(ctx);
+    // A mail the command queued has had its first try before the command ends (a failed one is the server's to retry).
+    await mailTriesSettled(ctx);
   } catch (error) {
     await ctx.cluster?.stop(() => []);
     await ctx.store.close();

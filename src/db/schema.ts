@@ -347,6 +347,23 @@ export interface PasswordResetTable {
   status: number;
 }
 
+/** An outgoing mail not yet sent (status 0) or given up on (status 2). */
+export interface OutgoingMailTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body: string;
+  realm_id: number | null;
+  /** The user whose action sent it (told if it finally fails); null for the server's own mail. */
+  sender_id: number | null;
+  created_at: number;
+  next_attempt_at: number;
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** 0 waiting, 2 failed. */
+  status: Generated<number>;
+}
+
 /** An uploaded custom emoji; deactivated ones stay for old messages, reactions and statuses. */
 export interface RealmEmojiTable {
   id: Generated<number>;
@@ -422,6 +439,15 @@ export interface ImageAttachmentTable {
   thumbnail_metadata: string;
 }
 
+/** A signed-in browser; `id` is the SHA-256 digest (hex) of its cookie. */
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -450,6 +476,7 @@ export interface Database {
   multiuse_invite: MultiuseInviteTable;
   email_change: EmailChangeTable;
   password_reset: PasswordResetTable;
+  outgoing_mail: OutgoingMailTable;
   realm_emoji: RealmEmojiTable;
   signup_confirmation: SignupConfirmationTable;
   realm_domain: RealmDomainTable;
@@ -461,4 +488,5 @@ export interface Database {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
+  session: SessionTable;
 }

@@ -16,10 +16,14 @@ export interface PresenceEntry {
 export type CacheChange =
   | { cache: "user"; id: number }
   | { cache: "realm"; id: number }
+  /** A user's browser sessions were ended or changed. */
+  | { cache: "sessions"; userId: number }
   | { cache: "linkifiers"; realmId: number }
   | { cache: "alert_words"; realmId: number }
   /** A scheduled message now falls due at `dueAt` (ms): the timer that sends them wakes. */
   | { cache: "scheduled_messages"; dueAt: number }
+  /** A queued mail is due at `dueAt` (ms): the timer that sends mail wakes. */
+  | { cache: "mail"; dueAt: number }
   /** A user's presence changed (cluster mode: presence lives in each process's memory). */
   | { cache: "presence"; entry: PresenceEntry }
   /** Everything: the process missed changes (its connection to the other processes broke). */

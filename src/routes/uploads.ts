@@ -9,6 +9,7 @@ import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
 import { ApiError, badRequest } from "../base/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
+import { findSession, sessionUser } from "../http/session.js";
 import { pathInt } from "../http/params.js";
 import { receiveSingleFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/messages/attachments.js";
@@ -68,7 +69,8 @@ export const uploadEndpoints = [
 
 /**
  * The files themselves, outside /api/v1 as Zulip serves them: /user_uploads/{realm}/{path}
- * for a caller authenticated by HTTP Basic or an `api_key` parameter, its thumbnails under
+ * for a caller authenticated by HTTP Basic, an `api_key` parameter or the web app's session
+ * cookie (the links in rendered messages work in the browser as they are), its thumbnails under
  * /user_uploads/thumbnail/, and credential-free temporary URLs (about a minute).
  */
 export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void {
@@ -123,12 +125,13 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
   }
 }
 
-/** The caller of a file download: HTTP Basic, else `api_key`, else nobody. */
+/** The caller of a file download: HTTP Basic, else `api_key`, else the web app's session cookie, else nobody. */
 async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserRow | undefined> {
   if (request.headers.authorization !== undefined) return authenticate(ctx, request.headers.authorization);
   const apiKey = (request.query as Record<string, unknown> | undefined)?.api_key;
   if (typeof apiKey === "string") return authenticateApiKeyParam(ctx, apiKey);
-  return undefined;
+  const session = await findSession(ctx, request);
+  return session && sessionUser(ctx, request, session);
 }
 
 /**

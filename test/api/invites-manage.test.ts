@@ -19,12 +19,13 @@ async function inviteOne(who: "hamlet" | "iago" | "desdemona", email: string, in
   return list.body.invites.find((i: Json) => i.email === email).id;
 }
 
+/** The mails to `email` in the outbox folder, quoted-printable soft line breaks undone. */
 function mailsTo(email: string): string[] {
   const dir = path.join(server.dataDir, "outbox");
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
-    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8").replace(/=\n/g, ""))
     .filter((m) => m.includes(`To: ${email}`));
 }
 

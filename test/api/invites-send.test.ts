@@ -24,10 +24,11 @@ async function setRealmProps(props: Record<string, unknown>): Promise<void> {
   server.app.ctx.realms.forget(realmId);
 }
 
+/** The mails in the outbox folder, quoted-printable soft line breaks undone. */
 function outboxMails(): string[] {
   const dir = path.join(server.dataDir, "outbox");
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
+  return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), "utf8").replace(/=\n/g, ""));
 }
 
 const invite = (who: FixtureName, params: Record<string, unknown>) =>

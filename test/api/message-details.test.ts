@@ -96,7 +96,8 @@ describe("GET /messages/{message_id}/history", () => {
 });
 
 describe("GET /messages/{message_id}/read_receipts", () => {
-  it("is refused while the organization does not share read receipts (Zulip's default), after the access check", async () => {
+  it("is refused while the organization does not share read receipts, after the access check", async () => {
+    await setRealmProps(server, { enable_read_receipts: false });
     const id = await sendStream(server, "othello", "Verona", "receipts off", "x");
     const res = await receipts("hamlet", id);
     expect(res.status).toBe(400);

@@ -197,6 +197,21 @@ describe("a user who joins the new organisation later", () => {
   });
 });
 
+describe("read receipts in a new organisation (Zulip 9.0's do_create_realm)", () => {
+  it("are on, as joining needs an invitation by default, and the owner can read them", async () => {
+    const state = await boss.post("/register", { fetch_event_types: JSON.stringify(["realm"]) });
+    expect([state.body.realm_invite_required, state.body.realm_emails_restricted_to_domains, state.body.realm_enable_read_receipts]).toEqual([true, false, true]);
+    const sent = await boss.post("/messages", { type: "stream", to: "general", topic: "receipts", content: "read me" });
+    const res = await boss.get(`/messages/${sent.body.id}/read_receipts`);
+    expect(res.body).toEqual({ result: "success", msg: "", user_ids: [] });
+  });
+
+  it("follow Zulip's rule: on unless the organisation is open to anyone", async () => {
+    const { defaultReadReceipts } = await import("../../src/actions/realms.js");
+    expect([defaultReadReceipts(true, false), defaultReadReceipts(false, true), defaultReadReceipts(true, true), defaultReadReceipts(false, false)]).toEqual([true, true, true, false]);
+  });
+});
+
 describe("the test organisation, built from fixtures as Zulip's is", () => {
   it("has no initial channels or welcome messages", async () => {
     expect((await server.as("desdemona").get("/streams")).body.streams).toEqual([]);

@@ -11,16 +11,23 @@ export interface ReceivedMail {
 export interface TestSmtp {
   url: string;
   mails: ReceivedMail[];
+  /** While true, every mail is refused with a temporary error (451), as a mail server that cannot take it now. */
+  refusing: boolean;
   stop(): Promise<void>;
 }
 
 /** Starts an SMTP server on 127.0.0.1 (no TLS, no auth). */
 export async function startSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
+  const state = { refusing: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      if (!state.refusing) return callback();
+      callback(Object.assign(new Error("Mailbox busy, try again later"), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -40,6 +47,12 @@ export async function startSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    get refusing() {
+      return state.refusing;
+    },
+    set refusing(on: boolean) {
+      state.refusing = on;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -2,6 +2,7 @@
 import { escapeHilite } from "../escape.js";
 import type { Lexer } from "./lexer.js";
 import { pythonLexer } from "./python.js";
+import { python2Lexer } from "./python2.js";
 import { texLexer } from "./tex.js";
 import { javascriptLexer, typescriptLexer } from "./javascript.js";
 import { pygmentsLanguages } from "./languages.js";
@@ -9,7 +10,7 @@ import { prismLexers } from "./prism/index.js";
 
 export type { Lexer } from "./lexer.js";
 
-const lexers: Lexer[] = [pythonLexer, texLexer, javascriptLexer, typescriptLexer, ...prismLexers];
+const lexers: Lexer[] = [pythonLexer, python2Lexer, texLexer, javascriptLexer, typescriptLexer, ...prismLexers];
 
 const languageNames = new Map<string, string>();
 for (const line of pygmentsLanguages.split("\n")) {

@@ -5,9 +5,11 @@ const keywords = "assert async await break continue del elif else except finally
 const builtins = "abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip __import__";
 const exceptions = "ArithmeticError AssertionError AttributeError BaseException Exception EOFError ImportError IndexError KeyError KeyboardInterrupt LookupError NameError NotImplementedError OSError OverflowError RuntimeError StopIteration SyntaxError SystemExit TypeError ValueError ZeroDivisionError";
 
-const words = (list: string): RegExp => new RegExp(`(?:${list.split(" ").join("|")})(?![\\p{L}\\p{N}_])`, "yu");
+/** A sticky regex of whole words from a space-separated list. */
+export const words = (list: string): RegExp => new RegExp(`(?:${list.split(" ").join("|")})(?![\\p{L}\\p{N}_])`, "yu");
 
-function declaration(cls: string): (m: RegExpExecArray) => Token[] {
+/** `def name` / `class name`: keyword, space, the name in `cls`. */
+export function declaration(cls: string): (m: RegExpExecArray) => Token[] {
   return (m) => [
     { cls: "k", text: m[1] ?? "" },
     { cls: "", text: m[2] ?? "" },
@@ -15,7 +17,8 @@ function declaration(cls: string): (m: RegExpExecArray) => Token[] {
   ];
 }
 
-function importLine(m: RegExpExecArray): Token[] {
+/** `import x`, `from x import`: keywords "kn", the module "nn". */
+export function importLine(m: RegExpExecArray): Token[] {
   const tokens = [
     { cls: "kn", text: m[1] ?? "" },
     { cls: "", text: m[2] ?? "" },
@@ -38,10 +41,12 @@ const formatField =
   /\{(?:[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+|\[[^\]]+\])*)?(?:![sra])?(?::(?:[^\n]?[<>=^])?[-+ ]?#?0?(?:\d+)?,?(?:\.\d+)?[E-GXb-gnosx%]?)?\}/uy;
 const stringText = /[^\\'"%{\n]+|\{\{?|[\s\S]/y;
 
-// A string literal (not an f-string): its prefix (r, b, u…) is an affix; its escapes (not in raw
-// strings, but for a quote, a backslash or a line break after one in a one-line string) and
-// formatting fields are split out.
-function stringLiteral(cls: string): (m: RegExpExecArray) => Token[] {
+/**
+ * A string literal (not an f-string): its prefix (r, b, u…) is an affix; its escapes (not in raw
+ * strings, but for a quote, a backslash or a line break after one in a one-line string) and
+ * formatting fields (% fields, and str.format fields unless `formatFields` is false) are split out.
+ */
+export function stringLiteral(cls: string, formatFields = true): (m: RegExpExecArray) => Token[] {
   return (m) => {
     const prefix = m[1] ?? "";
     const body = m[2] ?? "";
@@ -62,7 +67,7 @@ function stringLiteral(cls: string): (m: RegExpExecArray) => Token[] {
         pos += e.length;
         continue outer;
       }
-      const f = matchAt(percentField, body, pos, end) ?? matchAt(formatField, body, pos, end);
+      const f = matchAt(percentField, body, pos, end) ?? (formatFields ? matchAt(formatField, body, pos, end) : null);
       const text = f ?? matchAt(stringText, body, pos, end) ?? body.slice(pos, pos + 1);
       tokens.push({ cls: f === null ? cls : "si", text });
       pos += text.length;
@@ -72,9 +77,11 @@ function stringLiteral(cls: string): (m: RegExpExecArray) => Token[] {
   };
 }
 
-// A docstring: a closed triple-quoted string first on its line, the indentation before it whitespace.
-// Pygments leaves its escapes in it.
-function docstring(m: RegExpExecArray): Token[] {
+/**
+ * A docstring: a closed triple-quoted string first on its line, the indentation before it
+ * whitespace. Pygments leaves its escapes in it.
+ */
+export function docstring(m: RegExpExecArray): Token[] {
   const tokens: Token[] = [];
   if (m[1] !== undefined && m[1] !== "") tokens.push({ cls: "w", text: m[1] });
   if (m[2] !== undefined && m[2] !== "") tokens.push({ cls: "sa", text: m[2] });
