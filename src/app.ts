@@ -31,6 +31,7 @@ import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
 import { UrlSigner } from "./uploads/paths.js";
 import { LocalFileStore } from "./uploads/storage.js";
 import { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
+import { ImageProxy, IMAGE_PROXY_CONCURRENCY, IMAGE_PROXY_MAX_REDIRECTS, IMAGE_PROXY_MAX_WAITING, type Resolver } from "./uploads/image-proxy.js";
 import { allEndpoints } from "./routes/index.js";
 import { PresenceStore } from "./caches/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
@@ -61,6 +62,8 @@ export interface AppOptions {
   bus?: EventBus;
   /** Event-queue timings (tests shorten the heartbeat). */
   events?: QueueTimings;
+  /** How the image proxy resolves host names (tests point names at loopback); the system's by default. */
+  imageProxyResolver?: Resolver;
 }
 
 /** A built application: the Fastify instance (not listening) and its context. */
@@ -109,6 +112,18 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
     web: new WebAssets(config.webDir),
     thumbnails: new ThumbnailQueue(log),
+    imageProxy: new ImageProxy({
+      cacheDir: path.join(config.dataDir, "image-proxy"),
+      cacheBytes: config.imageProxy.cacheMib * 1024 * 1024,
+      maxBytes: config.imageProxy.maxMib * 1024 * 1024,
+      timeoutMs: config.imageProxy.timeoutS * 1000,
+      maxRedirects: IMAGE_PROXY_MAX_REDIRECTS,
+      allowPrivate: config.imageProxy.allowPrivate,
+      concurrency: IMAGE_PROXY_CONCURRENCY,
+      maxWaiting: IMAGE_PROXY_MAX_WAITING,
+      resolver: options.imageProxyResolver,
+      log,
+    }),
     urls: new UrlSigner(config.dataDir),
     limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), passwordReset: new AttemptLimiter(ATTEMPT_RULES.passwordResetForm), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
