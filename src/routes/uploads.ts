@@ -17,7 +17,7 @@ import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, typ
 import { formatName, parseFormatName } from "../uploads/images.js";
 import { isPathId } from "../uploads/paths.js";
 import { ImageProxyError } from "../uploads/image-proxy.js";
-import { mayShowImage } from "../lib/image-access.js";
+import { mayShowImage } from "../lib/messages/image-access.js";
 
 // Shown in the browser when detected from the bytes as one of these; every other file is a download.
 const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"]);

@@ -1,11 +1,11 @@
-import type { Db } from "../db/index.js";
-import { messagesShowingImage } from "../db/queries/message-image-urls.js";
-import { flagsOfMessages, messagesByIds } from "../db/queries/messages.js";
-import { defaultRealm } from "../db/queries/realms.js";
-import { streamById } from "../db/queries/streams.js";
-import type { UserRow } from "../db/queries/users.js";
-import { hasMessageAccess } from "./messages/access.js";
-import { webPublicStreamsEnabled } from "./channels/permissions.js";
+import type { Db } from "../../db/index.js";
+import { messagesShowingImage } from "../../db/queries/message-image-urls.js";
+import { flagsOfMessages, messagesByIds } from "../../db/queries/messages.js";
+import { defaultRealm } from "../../db/queries/realms.js";
+import { streamById } from "../../db/queries/streams.js";
+import type { UserRow } from "../../db/queries/users.js";
+import { hasMessageAccess } from "./access.js";
+import { webPublicStreamsEnabled } from "../channels/permissions.js";
 
 /** How many of the newest messages showing an image are looked at. */
 const MESSAGES_LOOKED_AT = 100;
