@@ -7,7 +7,7 @@ import { updateUser, userByDeliveryEmail, userById, usersOfRealm, type UserRow }
 import type { Outbox } from "../events/outbox.js";
 import { badRequest, rateLimited } from "../base/errors.js";
 import { isValidEmail } from "../lib/users/invites.js";
-import { authenticationKey } from "../lib/login.js";
+import { authenticationKey } from "../lib/users/login.js";
 import { isStrongPassword } from "../lib/users/passwords.js";
 import { realmProp } from "../lib/realm/props.js";
 import { isAdmin } from "../lib/users/roles.js";

@@ -1,7 +1,7 @@
-import type { AppContext } from "../context.js";
-import type { RealmRow } from "../db/queries/realms.js";
-import { userByDeliveryEmail, type UserRow } from "../db/queries/users.js";
-import { verifyPassword } from "../base/secrets.js";
+import type { AppContext } from "../../context.js";
+import type { RealmRow } from "../../db/queries/realms.js";
+import { userByDeliveryEmail, type UserRow } from "../../db/queries/users.js";
+import { verifyPassword } from "../../base/secrets.js";
 
 /** The key password attempts are counted under (Zulip's authenticate_by_username). */
 export function authenticationKey(realmId: number, email: string): string {
