@@ -17,6 +17,9 @@ import { NO_CHROMIUM, hasChromium, jsonCall, launch, logIn, openPage, screenshot
 
 if (!hasChromium) console.log(NO_CHROMIUM);
 
+/** Waits for a value as a person would (vitest's default of 1 s is shorter than a debounced draft save under load). */
+const poll = <T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(fn, { timeout: 10000, ...options });
+
 /** What an injected script would do: set a flag the test reads. */
 const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 /** For names, where the server refuses `>` and `"`: an unclosed tag still runs if it is ever parsed as HTML. */
@@ -39,7 +42,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
   /** Opens a topic and waits until compose has taken it as its recipient. */
   const openTopic = async (page: Page, topic: string) => {
     await go(page, topicHash(topic));
-    await expect.poll(() => page.getByRole("combobox", { name: "Topic" }).inputValue()).toBe(topic);
+    await poll(() => page.getByRole("combobox", { name: "Topic" }).inputValue()).toBe(topic);
   };
   const topicHash = (topic: string) => `#narrow/channel/${denmarkId}-Denmark/topic/${encodeURIComponent(topic).replace(/%/g, ".")}`;
   const textbox = (page: Page) => page.getByRole("textbox", { name: "Message" });
@@ -88,7 +91,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await box.pressSequentially("**Bernardo**");
     expect(await box.inputValue()).toBe("Who's there?\n**Bernardo**");
     await box.press("Control+Enter");
-    await expect.poll(() => box.inputValue()).toBe("");
+    await poll(() => box.inputValue()).toBe("");
     await hamlet.locator(".message", { hasText: "Who's there?" }).locator("strong", { hasText: "Bernardo" }).waitFor();
     await othello.locator(".message", { hasText: "Who's there?" }).locator("strong", { hasText: "Bernardo" }).waitFor();
     // Sending says "stop": the indicator goes at once, not after 15 s.
@@ -97,8 +100,8 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
 
   it("with the Enter setting on, Enter sends and Ctrl+Enter is a new line", async () => {
     await hamlet.getByRole("checkbox", { name: "Enter sends" }).check();
-    await expect.poll(async () => (await server.as("hamlet").post("/register", { fetch_event_types: ["user_settings"] })).body.user_settings?.enter_sends).toBe(true);
-    await expect.poll(() => hamlet.getByRole("checkbox", { name: "Enter sends" }).isChecked()).toBe(true);
+    await poll(async () => (await server.as("hamlet").post("/register", { fetch_event_types: ["user_settings"] })).body.user_settings?.enter_sends).toBe(true);
+    await poll(() => hamlet.getByRole("checkbox", { name: "Enter sends" }).isChecked()).toBe(true);
     const box = textbox(hamlet);
     await box.click();
     await box.pressSequentially("Stand");
@@ -143,8 +146,8 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await contexts[0]!.setOffline(false);
     await failed.getByRole("button", { name: "Retry" }).click();
     await othello.locator(".message", { hasText: "Sent through the storm" }).waitFor({ timeout: 20000 });
-    await expect.poll(() => hamlet.locator(".message", { hasText: "Sent through the storm" }).count()).toBe(1);
-    await expect.poll(() => hamlet.locator(".echo-status").count(), { timeout: 20000 }).toBe(0);
+    await poll(() => hamlet.locator(".message", { hasText: "Sent through the storm" }).count()).toBe(1);
+    await poll(() => hamlet.locator(".echo-status").count(), { timeout: 20000 }).toBe(0);
   }, 60000);
 
   it("keeps typed text as a draft across a reload, synced to the server", async () => {
@@ -152,18 +155,18 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     const box = textbox(hamlet);
     await box.click();
     await box.pressSequentially("Something is rotten");
-    await expect.poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as { content: string; topic: string }[]).map((d) => [d.topic, d.content])).toContainEqual(["drafts", "Something is rotten"]);
+    await poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as { content: string; topic: string }[]).map((d) => [d.topic, d.content])).toContainEqual(["drafts", "Something is rotten"]);
     await hamlet.reload();
-    await expect.poll(() => textbox(hamlet).inputValue()).toBe("Something is rotten");
+    await poll(() => textbox(hamlet).inputValue()).toBe("Something is rotten");
     // Another narrow opens with its own text; coming back brings the draft back.
     await go(hamlet, topicHash("castle"));
-    await expect.poll(() => textbox(hamlet).inputValue()).toBe("");
+    await poll(() => textbox(hamlet).inputValue()).toBe("");
     await go(hamlet, topicHash("drafts"));
-    await expect.poll(() => textbox(hamlet).inputValue()).toBe("Something is rotten");
+    await poll(() => textbox(hamlet).inputValue()).toBe("Something is rotten");
     await textbox(hamlet).fill("");
     await textbox(hamlet).press("Space");
     await textbox(hamlet).press("Backspace");
-    await expect.poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as unknown[]).length).toBe(0);
+    await poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as unknown[]).length).toBe(0);
   });
 
   it("an image dropped into compose uploads with progress and shows as its thumbnail after sending", async () => {
@@ -177,11 +180,11 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
       const form = document.querySelector(".compose-form");
       form?.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, png.toString("base64"));
-    await expect.poll(() => textbox(hamlet).inputValue()).toMatch(/^\[red square\.png\]\(\/user_uploads\/[^)]+\) $/);
+    await poll(() => textbox(hamlet).inputValue()).toMatch(/^\[red square\.png\]\(\/user_uploads\/[^)]+\) $/);
     await textbox(hamlet).press("Enter");
     const img = othello.locator(".message .message_inline_image img");
     await img.waitFor();
-    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await shot(othello, "image-thumbnail");
   });
 
@@ -200,7 +203,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await shot(hamlet, "message-menu");
     await hamlet.getByRole("menuitem", { name: "Edit message" }).click();
     const editor = hamlet.getByRole("dialog", { name: "Edit message" }).getByRole("textbox", { name: "Message" });
-    await expect.poll(() => editor.inputValue()).toBe("To be, or not to be");
+    await poll(() => editor.inputValue()).toBe("To be, or not to be");
     await editor.fill("To be, or not to be: *that* is the question");
     await hamlet.getByRole("dialog").getByRole("button", { name: "Save" }).click();
     await row(othello, id).locator("em", { hasText: "that" }).waitFor();
@@ -221,7 +224,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await move.getByRole("combobox", { name: "Which messages" }).selectOption("change_one");
     await shot(hamlet, "move-dialog");
     await move.getByRole("button", { name: "Move" }).click();
-    await expect.poll(() => othello.locator(".group-head", { hasText: "soliloquy" }).count()).toBe(0);
+    await poll(() => othello.locator(".group-head", { hasText: "soliloquy" }).count()).toBe(0);
     await go(othello, topicHash("soliloquy"));
     await row(othello, id).waitFor();
 
@@ -229,7 +232,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await row(hamlet, id).hover();
     await row(hamlet, id).getByRole("button", { name: "Message actions" }).click();
     await hamlet.getByRole("menuitem", { name: "Mark as resolved" }).click();
-    await expect.poll(() => row(othello, id).count()).toBe(0);
+    await poll(() => row(othello, id).count()).toBe(0);
     await go(othello, topicHash("✔ soliloquy"));
     await row(othello, id).waitFor();
 
@@ -238,7 +241,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await row(hamlet, id).getByRole("button", { name: "Message actions" }).click();
     await hamlet.getByRole("menuitem", { name: "Delete message" }).click();
     await hamlet.getByRole("dialog", { name: "Delete message?" }).getByRole("button", { name: "Delete" }).click();
-    await expect.poll(() => row(othello, id).count()).toBe(0);
+    await poll(() => row(othello, id).count()).toBe(0);
   });
 
   it("quote and reply puts Zulip's quote of the source into compose", async () => {
@@ -247,7 +250,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await row(hamlet, id).hover();
     await row(hamlet, id).getByRole("button", { name: "Message actions" }).click();
     await hamlet.getByRole("menuitem", { name: "Quote and reply" }).click();
-    await expect.poll(() => textbox(hamlet).inputValue()).toBe(`@_**King Hamlet|${server.users.hamlet.id}** [said](${server.url}/#narrow/channel/${denmarkId}-Denmark/topic/castle/near/${id}):\n\`\`\`quote\nWho's there?\n**Bernardo**\n\`\`\`\n`);
+    await poll(() => textbox(hamlet).inputValue()).toBe(`@_**King Hamlet|${server.users.hamlet.id}** [said](${server.url}/#narrow/channel/${denmarkId}-Denmark/topic/castle/near/${id}):\n\`\`\`quote\nWho's there?\n**Bernardo**\n\`\`\`\n`);
     await textbox(hamlet).fill("");
   });
 
@@ -261,7 +264,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await picker.getByRole("searchbox", { name: "Search emoji" }).fill("octo");
     await shot(othello, "emoji-picker");
     await picker.getByRole("option", { name: ":octopus:" }).click();
-    await expect.poll(() => row(hamlet, id).locator(".reaction").textContent()).toBe("🐙 1");
+    await poll(() => row(hamlet, id).locator(".reaction").textContent()).toBe("🐙 1");
   });
 
   it("previews Markdown; completes #channel>topic and :emoji:; reacts with a custom emoji", async () => {
@@ -278,7 +281,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await hamlet.getByRole("button", { name: "Preview" }).click();
     const preview = hamlet.getByLabel("Preview");
     await preview.locator("a.stream-topic", { hasText: "pictures" }).waitFor();
-    await expect.poll(() => preview.locator(".emoji-1f419").textContent()).toBe("🐙");
+    await poll(() => preview.locator(".emoji-1f419").textContent()).toBe("🐙");
     await shot(hamlet, "compose-preview");
     await hamlet.getByRole("button", { name: "Edit" }).click();
     await box.fill("");
@@ -298,13 +301,13 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
   it("reopens a draft from the Drafts view; read receipts; mark as unread from here", async () => {
     await openTopic(hamlet, "elsewhere");
     await textbox(hamlet).fill("A draft to come back to");
-    await expect.poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as { content: string }[]).map((d) => d.content)).toContain("A draft to come back to");
+    await poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as { content: string }[]).map((d) => d.content)).toContain("A draft to come back to");
     await go(hamlet, topicHash("castle"));
-    await expect.poll(() => textbox(hamlet).inputValue()).toBe("");
+    await poll(() => textbox(hamlet).inputValue()).toBe("");
     await go(hamlet, "#drafts");
     await hamlet.locator(".draft", { hasText: "A draft to come back to" }).getByRole("button", { name: "Restore" }).click();
-    await expect.poll(() => hamlet.url()).toContain("/topic/elsewhere");
-    await expect.poll(() => textbox(hamlet).inputValue()).toBe("A draft to come back to");
+    await poll(() => hamlet.url()).toContain("/topic/elsewhere");
+    await poll(() => textbox(hamlet).inputValue()).toBe("A draft to come back to");
     await textbox(hamlet).fill("");
 
     expect((await server.as("desdemona").patch("/realm", { enable_read_receipts: true })).status).toBe(200);
@@ -321,14 +324,14 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await row(othello, mid).hover();
     await row(othello, mid).getByRole("button", { name: "Message actions" }).click();
     await othello.getByRole("menuitem", { name: "Mark as unread from here" }).click();
-    await expect.poll(() => othello.locator(`.message[data-id="${mid}"].unread`).count()).toBe(1);
+    await poll(() => othello.locator(`.message[data-id="${mid}"].unread`).count()).toBe(1);
   });
 
   it("shows people with presence, status and a profile card", async () => {
     expect((await jsonCall(othello, "POST", "users/me/presence", { status: "active", new_user_input: true })).result).toBe("success");
     expect((await jsonCall(othello, "POST", "users/me/status", { status_text: "On the battlements", emoji_name: "castle" })).result).toBe("success");
     const person = hamlet.locator(".right-sidebar .person", { hasText: "Othello" });
-    await expect.poll(() => person.getAttribute("class")).toBe("person active");
+    await poll(() => person.getAttribute("class")).toBe("person active");
     await person.getByText("On the battlements").waitFor();
     await person.getByRole("button").click();
     const card = hamlet.getByRole("dialog", { name: /Othello/ });
@@ -341,16 +344,16 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await go(hamlet, topicHash("castle"));
     await textbox(hamlet).fill("/poll To be?\nYes\nNo");
     await textbox(hamlet).press("Enter");
-    const poll = othello.locator(".widget.poll", { hasText: "To be?" });
-    await poll.waitFor();
-    await poll.getByRole("button", { name: "Vote for No" }).click();
-    await expect.poll(() => hamlet.locator(".widget.poll").getByRole("button", { name: "Vote for No" }).textContent()).toBe("1");
+    const pollWidget = othello.locator(".widget.poll", { hasText: "To be?" });
+    await pollWidget.waitFor();
+    await pollWidget.getByRole("button", { name: "Vote for No" }).click();
+    await poll(() => hamlet.locator(".widget.poll").getByRole("button", { name: "Vote for No" }).textContent()).toBe("1");
     await textbox(hamlet).fill("/todo Errands\nFind the ghost");
     await textbox(hamlet).press("Enter");
     const todo = othello.locator(".widget.todo", { hasText: "Errands" });
     await todo.waitFor();
     await todo.getByRole("checkbox").first().check();
-    await expect.poll(() => hamlet.locator(".widget.todo li.done").count()).toBe(1);
+    await poll(() => hamlet.locator(".widget.todo li.done").count()).toBe(1);
     await shot(othello, "widgets");
   });
 
@@ -381,7 +384,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
       document.querySelector(".compose-form")?.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, `${XSS.slice(0, 40)}.txt`);
     await hamlet.getByRole("combobox", { name: "Topic" }).fill("files");
-    await expect.poll(() => textbox(hamlet).inputValue()).toMatch(/\(\/user_uploads\/[^)]+\) $/);
+    await poll(() => textbox(hamlet).inputValue()).toMatch(/\(\/user_uploads\/[^)]+\) $/);
     await textbox(hamlet).press("Enter");
     await othello.locator(".message a", { hasText: ".txt" }).waitFor();
     await othello.locator(".right-sidebar .person", { hasText: "Ham" }).getByRole("button").click();
