@@ -189,7 +189,7 @@ function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChi
     const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
     if (conv !== prevConv || newDay) {
       out.push(
-        <div class="group-head" key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
+        <div class={m.type === "stream" ? "group-head" : "group-head dm"} key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
           <RecipientBar s={s} m={m} />
           <span class="day">{dayOf(s, m.timestamp)}</span>
         </div>,
