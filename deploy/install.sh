@@ -22,7 +22,10 @@ command -v npm >/dev/null 2>&1 || die "npm is needed (it comes with Node.js)"
 node -e '
   const wanted = require(process.argv[1]).engines.node;
   const least = Number(/\d+/.exec(wanted)[0]);
-  if (Number(process.versions.node.split(".")[0]) < least) { console.error(`install: Node.js ${wanted} is needed, this is ${process.version}`); process.exit(1); }
+  const major = Number(process.versions.node.split(".")[0]);
+  // Node.js 20 is past its end of life but still runs Rookery (src/db/sqlite-binding.ts): a warning.
+  if (major < 20) { console.error(`install: Node.js ${wanted} is needed, this is ${process.version}`); process.exit(1); }
+  if (major < least) console.error(`install: warning: Node.js ${wanted} is supported, this is ${process.version}, past its end of life`);
 ' "$SRC/package.json"
 if [ "$SYSTEM" = 1 ] && [ "$(id -u)" != 0 ]; then
   die "run as root to create the user, folders and unit, or set ROOKERY_INSTALL_SYSTEM=0 to install the program only"

@@ -29,10 +29,12 @@ import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
 import { UrlSigner } from "./uploads/paths.js";
 import { LocalFileStore } from "./uploads/storage.js";
 import { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
+import { ImageProxy, IMAGE_PROXY_CONCURRENCY, IMAGE_PROXY_MAX_REDIRECTS, IMAGE_PROXY_MAX_WAITING, type Resolver } from "./uploads/image-proxy.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
+import { registerLoadingImageRoute } from "./routes/loading-image.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
 import { Metrics } from "./base/metrics.js";
@@ -59,6 +61,8 @@ export interface AppOptions {
   bus?: EventBus;
   /** Event-queue timings (tests shorten the heartbeat). */
   events?: QueueTimings;
+  /** How the image proxy resolves host names (tests point names at loopback); the system's by default. */
+  imageProxyResolver?: Resolver;
 }
 
 /** A built application: the Fastify instance (not listening) and its context. */
@@ -104,6 +108,18 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
     web: new WebAssets(config.webDir),
     thumbnails: new ThumbnailQueue(log),
+    imageProxy: new ImageProxy({
+      cacheDir: path.join(config.dataDir, "image-proxy"),
+      cacheBytes: config.imageProxy.cacheMib * 1024 * 1024,
+      maxBytes: config.imageProxy.maxMib * 1024 * 1024,
+      timeoutMs: config.imageProxy.timeoutS * 1000,
+      maxRedirects: IMAGE_PROXY_MAX_REDIRECTS,
+      allowPrivate: config.imageProxy.allowPrivate,
+      concurrency: IMAGE_PROXY_CONCURRENCY,
+      maxWaiting: IMAGE_PROXY_MAX_WAITING,
+      resolver: options.imageProxyResolver,
+      log,
+    }),
     urls: new UrlSigner(config.dataDir),
     limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), passwordReset: new AttemptLimiter(ATTEMPT_RULES.passwordResetForm), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
@@ -202,6 +218,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
+  registerLoadingImageRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them (in
   // a cluster, queues are handed over through Redis instead).
   if (!ctx.cluster) loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);

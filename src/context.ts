@@ -19,6 +19,7 @@ import type { WebAssets } from "./http/static-files.js";
 import type { UrlSigner } from "./uploads/paths.js";
 import type { FileStore } from "./uploads/storage.js";
 import type { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
+import type { ImageProxy } from "./uploads/image-proxy.js";
 
 /** Everything a request needs from the server, built once by buildApp; no globals. */
 export interface AppContext {
@@ -43,6 +44,8 @@ export interface AppContext {
   files: FileStore;
   /** Thumbnail work waiting to be done off the request path. */
   thumbnails: ThumbnailQueue;
+  /** Fetches and caches the images of other sites that messages show (GET /thumbnail). */
+  imageProxy: ImageProxy;
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
   /** Per-key attempt limits: password checks by address, email-change requests by user, reset emails by address, downloads by spectators by file. */

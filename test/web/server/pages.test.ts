@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, FAKE_APP_JS, FAKE_MANIFEST, fakeWebDir } from "../harness/browser.js";
-import { startServer, type TestServer } from "../harness/server.js";
+import { Browser, FAKE_APP_JS, FAKE_MANIFEST, fakeWebDir } from "../../harness/browser.js";
+import { startServer, type TestServer } from "../../harness/server.js";
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

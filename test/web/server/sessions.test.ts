@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app.js";
-import { error, success } from "../harness/client.js";
-import { Browser, fakeWebDir } from "../harness/browser.js";
-import { startServer, type TestServer } from "../harness/server.js";
-import { singleProcess } from "../harness/single-process.js";
+import { buildApp } from "../../../src/app.js";
+import { error, success } from "../../harness/client.js";
+import { Browser, fakeWebDir } from "../../harness/browser.js";
+import { startServer, type TestServer } from "../../harness/server.js";
+import { singleProcess } from "../../harness/single-process.js";
 
 const NOT_LOGGED_IN = error("Not logged in: API authentication or user session required", "UNAUTHORIZED");
 
@@ -68,6 +68,19 @@ describe("sessions end", () => {
       expect((await new Browser(server.url).login("othello@zulip.com", "a-new-password-456")).status).toBe(302);
     } finally {
       await server.as("othello").patch("/settings", { old_password: "a-new-password-456", new_password: server.password });
+    }
+  });
+
+  it("everywhere at once: every process refuses the cookie as soon as the logout answers (caches warmed first)", async () => {
+    const browser = await signedIn("iago@zulip.com");
+    const stolen = browser.clone();
+    // Round robin: in cluster mode these reach every process, so each has the session cached.
+    for (let i = 0; i < 6; i++) expect((await stolen.json("GET", "/users/me")).status).toBe(200);
+    await browser.fetch("POST", "/accounts/logout/", { headers: { "x-csrftoken": browser.csrfToken ?? "" } });
+    for (let i = 0; i < 6; i++) {
+      const res = await stolen.json("GET", "/users/me");
+      expect(res.status, `call ${i}`).toBe(401);
+      expect(res.body).toEqual(NOT_LOGGED_IN);
     }
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, fakeWebDir, FAKE_MANIFEST } from "../harness/browser.js";
-import { startServer, type TestServer } from "../harness/server.js";
+import { Browser, fakeWebDir, FAKE_MANIFEST } from "../../harness/browser.js";
+import { startServer, type TestServer } from "../../harness/server.js";
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, fakeWebDir } from "../harness/browser.js";
-import { startServer, type TestServer } from "../harness/server.js";
+import { Browser, fakeWebDir } from "../../harness/browser.js";
+import { startServer, type TestServer } from "../../harness/server.js";
 
 const INVALID_LINK = "Sorry, the link you provided is invalid or has already been used.";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { error, success } from "../harness/client.js";
-import { Browser, fakeWebDir } from "../harness/browser.js";
-import { startServer, type TestServer } from "../harness/server.js";
-import { createChannels } from "../api/messages-fixtures.js";
+import { error, success } from "../../harness/client.js";
+import { Browser, fakeWebDir } from "../../harness/browser.js";
+import { startServer, type TestServer } from "../../harness/server.js";
+import { createChannels } from "../../api/messages-fixtures.js";
 
 const NOT_LOGGED_IN = error("Not logged in: API authentication or user session required", "UNAUTHORIZED");
 
