@@ -88,7 +88,13 @@ export function Feed({ terms }: { terms: Term[] }) {
     committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
-    if (p === "bottom") box.scrollTop = box.scrollHeight;
+    if (p === "bottom") {
+      box.scrollTop = box.scrollHeight;
+      // Rows that were off screen get their real height once drawn (content-visibility): once more after.
+      requestAnimationFrame(() => {
+        if (box.scrollHeight - box.scrollTop - box.clientHeight < 400) box.scrollTop = box.scrollHeight;
+      });
+    }
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
     else if (p) restore(box, p);
     loadKatexIfNeeded(box);
