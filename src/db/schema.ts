@@ -439,6 +439,12 @@ export interface ImageAttachmentTable {
   thumbnail_metadata: string;
 }
 
+/** An image of another site a message shows through /thumbnail, by a sha256 digest of its URL. */
+export interface MessageImageUrlTable {
+  url_digest: string;
+  message_id: number;
+}
+
 /** A signed-in browser; `id` is the SHA-256 digest (hex) of its cookie. */
 export interface SessionTable {
   id: string;
@@ -488,5 +494,6 @@ export interface Database {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
+  message_image_url: MessageImageUrlTable;
   session: SessionTable;
 }

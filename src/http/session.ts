@@ -5,7 +5,7 @@ import type { RealmRow } from "../db/queries/realms.js";
 import type { SessionRow } from "../db/queries/sessions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { MaybePromise } from "../base/maybe-promise.js";
-import { sessionDigest } from "../lib/session-cache.js";
+import { sessionDigest } from "../caches/sessions.js";
 import { checkActive } from "./auth.js";
 import { ApiError, csrfFailed, sessionRequired } from "../base/errors.js";
 

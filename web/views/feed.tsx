@@ -6,6 +6,7 @@ import { anchorOf, narrowKey } from "../state/narrow.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
 import { NarrowHeader } from "./narrow-header.js";
+import { fillEmoji } from "./rendered-emoji.js";
 import { MessageRow, RecipientBar } from "./message-row.js";
 import { useStateOf } from "./select.js";
 
@@ -92,6 +93,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
     else if (p) restore(box, p);
     loadKatexIfNeeded(box);
+    fillEmoji(box);
     observeUnread(box);
     if (drawnFor.current !== key && list.ids.length > 0) {
       drawnFor.current = key;

@@ -18,6 +18,7 @@ import { m016Attachments } from "./016-attachments.js";
 import { m018Sessions } from "./018-sessions.js";
 import { m021PasswordResets } from "./021-password-resets.js";
 import { m022OutgoingMail } from "./022-outgoing-mail.js";
+import { m023MessageImageUrls } from "./023-message-image-urls.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "018-sessions": m018Sessions,
   "021-password-resets": m021PasswordResets,
   "022-outgoing-mail": m022OutgoingMail,
+  "023-message-image-urls": m023MessageImageUrls,
 };
