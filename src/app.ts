@@ -36,6 +36,7 @@ import { allEndpoints } from "./routes/index.js";
 import { PresenceStore } from "./caches/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
+import { registerLoadingImageRoute } from "./routes/loading-image.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
 import { Metrics } from "./base/metrics.js";
@@ -222,6 +223,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
+  registerLoadingImageRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them (in
   // a cluster, queues are handed over through Redis instead).
   if (!ctx.cluster) loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
