@@ -5,7 +5,8 @@ import { startEvents } from "./api/events.js";
 import { loadRecent, prefetchList } from "./api/lists.js";
 import { parseHash } from "./state/narrow.js";
 import { fromRegister } from "./state/snapshot.js";
-import { connection, dispatch, route, state } from "./state/store.js";
+import { settleEchoes } from "./state/local-echo.js";
+import { connection, dispatch, route, state, update } from "./state/store.js";
 import type { ServerEvent } from "./state/types.js";
 import { App } from "./views/app.js";
 import "./styles/app.css";
@@ -36,6 +37,7 @@ startEvents({
   },
   onEvents(events) {
     dispatch(events as ServerEvent[]);
+    update((s) => settleEchoes(s, events as ServerEvent[]));
   },
   onConnection(status, retryIn) {
     connection.value = { status, retryIn };

@@ -5,7 +5,7 @@ import { insertPasswordReset, markPasswordResetUsed, passwordResetByDigest, revo
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { updateUser, userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
-import { isStrongPassword } from "../lib/passwords.js";
+import { isStrongPassword } from "../lib/users/passwords.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
 import { queueMail } from "./mail.js";
 import { doEndSessionsOfUser } from "./sessions.js";
@@ -35,8 +35,8 @@ export async function doStartPasswordReset(ctx: AppContext, user: UserRow): Prom
   return passwordResetUrl(ctx, token);
 }
 
-/** Makes a reset link for `user` and mails it to the user's address. */
-export async function sendPasswordResetMail(ctx: AppContext, user: UserRow): Promise<void> {
+/** Makes a reset link for `user` and mails it to the user's address: "sent", or "queued" (to be tried again). */
+export async function sendPasswordResetMail(ctx: AppContext, user: UserRow): Promise<"sent" | "queued"> {
   const realm = await realmById(ctx.db, user.realm_id);
   if (!realm) throw new Error(`user ${user.id} has no realm`);
   const link = await doStartPasswordReset(ctx, user);
@@ -52,7 +52,7 @@ export async function sendPasswordResetMail(ctx: AppContext, user: UserRow): Pro
     `If it was not you, ignore this email: your password stays as it is.`,
     ``,
   ].join("\n");
-  await queueMail(ctx, { to: user.delivery_email, subject: `Reset your password for ${realm.name}`, text, realmId: realm.id });
+  return queueMail(ctx, { to: user.delivery_email, subject: `Reset your password for ${realm.name}`, text, realmId: realm.id });
 }
 
 /** The user a reset token opens: undefined when the token is unknown, used, revoked or expired, or the account is deactivated. */

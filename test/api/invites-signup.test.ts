@@ -59,7 +59,7 @@ describe("invitation by email, end to end over SMTP", () => {
     expect(shown.text).toContain("newcomer@example.com");
     expect(shown.text).toContain('name="full_name"');
 
-    // The browser is signed in and sent into the app (test/web/signup.test.ts follows it there).
+    // The browser is signed in and sent into the app (test/web/server/password-reset.test.ts follows it there).
     const done = await fetch(server.url + path, { ...form({ full_name: "New Comer", password: "correct horse battery" }), redirect: "manual" });
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/");

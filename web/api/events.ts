@@ -11,6 +11,8 @@ export type EventHandlers = {
   onConnection(state: Connection, retryInSeconds: number): void;
 };
 
+const PRESENCE_GATHER_MS = 500;
+
 /** The client capabilities Zulip's web app sends. */
 const capabilities = {
   notification_settings_null: true,
@@ -22,6 +24,10 @@ const capabilities = {
   user_list_incomplete: false,
   include_deactivated_users: true,
 };
+
+let liveQueueId = "";
+/** The event queue now polled ("" before the first register): POST /messages names it for local echo. */
+export const currentQueueId = (): string => liveQueueId;
 
 /** POST /json/register as the web app does. */
 export function register(): Promise<Record<string, unknown>> {
@@ -47,6 +53,7 @@ export function startEvents(handlers: EventHandlers): { stop(): void } {
   const doRegister = async (again: boolean) => {
     const snapshot = await register();
     queueId = String(snapshot.queue_id);
+    liveQueueId = queueId;
     lastEventId = Number(snapshot.last_event_id);
     handlers.onRegister(snapshot, again);
   };
@@ -66,6 +73,9 @@ export function startEvents(handlers: EventHandlers): { stop(): void } {
         if (answer.events.length > 0) {
           lastEventId = Math.max(lastEventId, ...answer.events.map((e) => Number(e.id)));
           handlers.onEvents(answer.events);
+          // Presence alone can arrive many times a second in a large organisation: gather it
+          // into fewer polls. Anything else (messages, typing...) is polled for again at once.
+          if (answer.events.every((e) => e.type === "presence")) await sleep(PRESENCE_GATHER_MS);
         }
       } catch (err) {
         if (stopped) return;

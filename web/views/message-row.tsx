@@ -5,6 +5,8 @@ import { termsToHash } from "../state/narrow.js";
 import type { Message, Reaction, State } from "../state/types.js";
 import { MessageActions } from "./actions/message-actions.js";
 import { Avatar } from "./avatar.js";
+import { EchoStatus } from "./compose/compose.js";
+import { Widget } from "./widgets/widget.js";
 import { emojiChar, fullTimeOf, timeOf } from "./format.js";
 
 /** The bar above a conversation's run of messages: channel › topic, or the DM's people. */
@@ -67,7 +69,8 @@ export class MessageRow extends Component<RowProps> {
               </a>
             </div>
           )}
-          <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />
+          {m.submessages.length > 0 ? <Widget s={s} m={m} /> : <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />}
+          {m.echo ? <EchoStatus m={m} /> : null}
           {m.last_edit_timestamp ? <span class="edited" title={`Edited ${fullTimeOf(s, m.last_edit_timestamp)}`}>EDITED</span> : null}
           {m.reactions.length > 0 && <Reactions s={s} m={m} />}
         </div>

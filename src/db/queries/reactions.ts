@@ -51,3 +51,41 @@ export async function reactorIds(db: Db, messageIds: readonly number[]): Promise
   }
   return out;
 }
+
+/** The name an emoji (code and type) already has in any reaction to a message, if it has one. */
+export async function reactionNameOnMessage(db: Db, messageId: number, emojiCode: string, reactionType: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("reaction")
+    .select("emoji_name")
+    .where("message_id", "=", messageId)
+    .where("emoji_code", "=", emojiCode)
+    .where("reaction_type", "=", reactionType)
+    .executeTakeFirst();
+  return row?.emoji_name;
+}
+
+/** The name of a user's own reaction with an emoji (code and type) to a message, if it exists. */
+export async function ownReactionName(db: Db, messageId: number, userId: number, emojiCode: string, reactionType: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("reaction")
+    .select("emoji_name")
+    .where("message_id", "=", messageId)
+    .where("user_id", "=", userId)
+    .where("emoji_code", "=", emojiCode)
+    .where("reaction_type", "=", reactionType)
+    .executeTakeFirst();
+  return row?.emoji_name;
+}
+
+/** Users who reacted to any message of a topic (compared case-insensitively). */
+export async function topicReactorIds(db: Db, streamId: number, topic: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("reaction")
+    .innerJoin("message", "message.id", "reaction.message_id")
+    .select("reaction.user_id")
+    .distinct()
+    .where("message.stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["message.topic"]), "=", topic.toLowerCase()))
+    .execute();
+  return rows.map((r) => r.user_id);
+}
