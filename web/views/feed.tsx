@@ -89,7 +89,13 @@ export function Feed({ terms }: { terms: Term[] }) {
     committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
-    if (p === "bottom") box.scrollTop = box.scrollHeight;
+    if (p === "bottom") {
+      box.scrollTop = box.scrollHeight;
+      // Rows that were off screen get their real height once drawn (content-visibility): once more after.
+      requestAnimationFrame(() => {
+        if (box.scrollHeight - box.scrollTop - box.clientHeight < 400) box.scrollTop = box.scrollHeight;
+      });
+    }
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
     else if (p) restore(box, p);
     loadKatexIfNeeded(box);
@@ -191,7 +197,7 @@ function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChi
     const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
     if (conv !== prevConv || newDay) {
       out.push(
-        <div class="group-head" key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
+        <div class={m.type === "stream" ? "group-head" : "group-head dm"} key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
           <RecipientBar s={s} m={m} />
           <span class="day">{dayOf(s, m.timestamp)}</span>
         </div>,
