@@ -1,6 +1,6 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { streamById, streamByNameAnyCase, type StreamRow } from "../db/queries/streams.js";
+import { anyStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { deleteUserTopic, upsertUserTopic, userTopicOf } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
@@ -30,7 +30,7 @@ async function streamForRemoval(db: Db, user: UserRow, ref: StreamRef, error: st
     if (!stream || stream.realm_id !== user.realm_id) throw badRequest(error);
     return stream;
   }
-  const stream = await streamByNameAnyCase(db, user.realm_id, ref.name);
+  const stream = await anyStreamByName(db, user.realm_id, ref.name);
   if (!stream) throw badRequest(error);
   return stream;
 }

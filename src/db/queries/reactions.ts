@@ -16,15 +16,7 @@ export async function reactionsOf(db: Db, messageIds: readonly number[]): Promis
 
 /** Whether the user already reacted with this emoji. */
 export async function hasReaction(db: Db, messageId: number, userId: number, reactionType: string, emojiCode: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("reaction")
-    .select("user_id")
-    .where("message_id", "=", messageId)
-    .where("user_id", "=", userId)
-    .where("reaction_type", "=", reactionType)
-    .where("emoji_code", "=", emojiCode)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await ownReactionName(db, messageId, userId, emojiCode, reactionType)) !== undefined;
 }
 
 /** Adds a reaction. */

@@ -109,13 +109,3 @@ export async function administratorsGroupId(db: Db, realmId: number): Promise<nu
     .executeTakeFirst();
   return row?.id ?? 0;
 }
-
-/** A channel of a realm by name, compared case-insensitively, whether active or not. */
-export function streamByNameAnyCase(db: Db, realmId: number, name: string): Promise<StreamRow | undefined> {
-  return db
-    .selectFrom("stream")
-    .selectAll()
-    .where("realm_id", "=", realmId)
-    .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
-    .executeTakeFirst();
-}
