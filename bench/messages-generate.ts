@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../src/db/sqlite-binding.js";
 import pino from "pino";
 import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";

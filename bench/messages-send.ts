@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import SQLite from "better-sqlite3";
+import SQLite from "../src/db/sqlite-binding.js";
 import pino from "pino";
 import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";

@@ -19,6 +19,7 @@ import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
 import { GroupCache } from "./lib/group-cache.js";
 import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import { RealmCache } from "./lib/realm-cache.js";
+import { SessionCache } from "./lib/session-cache.js";
 import { UserCache } from "./lib/user-cache.js";
 import { createMailer } from "./mail.js";
 import { DueTimer, everyInterval } from "./base/due-timer.js";
@@ -28,15 +29,22 @@ import { nextScheduledTime } from "./db/queries/scheduled-messages.js";
 import { UrlSigner } from "./uploads/paths.js";
 import { LocalFileStore } from "./uploads/storage.js";
 import { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
+import { ImageProxy, IMAGE_PROXY_CONCURRENCY, IMAGE_PROXY_MAX_REDIRECTS, IMAGE_PROXY_MAX_WAITING, type Resolver } from "./uploads/image-proxy.js";
 import { allEndpoints } from "./routes/index.js";
 import { flushPresence } from "./lib/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
+import { registerLoadingImageRoute } from "./routes/loading-image.js";
 import { registerEmojiImageRoutes } from "./routes/realm-emoji.js";
 import { registerHealthRoute, registerMetricsRoute } from "./routes/operations.js";
 import { Metrics } from "./base/metrics.js";
+import { WebAssets } from "./http/static-files.js";
 import { registerFileRoutes } from "./routes/uploads.js";
-import { registerAvatarRoutes } from "./routes/avatars.js";
+import { registerAvatarRedirects, registerAvatarRoutes } from "./routes/avatars.js";
+import { registerLoginRoutes } from "./routes/login.js";
+import { registerPasswordResetRoutes } from "./routes/password-reset.js";
+import { registerWebRoutes } from "./routes/web.js";
+import { CONTENT_SECURITY_POLICY } from "./http/pages.js";
 import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
@@ -53,6 +61,8 @@ export interface AppOptions {
   bus?: EventBus;
   /** Event-queue timings (tests shorten the heartbeat). */
   events?: QueueTimings;
+  /** How the image proxy resolves host names (tests point names at loopback); the system's by default. */
+  imageProxyResolver?: Resolver;
 }
 
 /** A built application: the Fastify instance (not listening) and its context. */
@@ -89,15 +99,29 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     bus: options.bus ?? cluster?.bus ?? localBus(),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
+    sessions: new SessionCache(store.db),
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
     files: new LocalFileStore(path.join(config.dataDir, "uploads")),
+    web: new WebAssets(config.webDir),
     thumbnails: new ThumbnailQueue(log),
+    imageProxy: new ImageProxy({
+      cacheDir: path.join(config.dataDir, "image-proxy"),
+      cacheBytes: config.imageProxy.cacheMib * 1024 * 1024,
+      maxBytes: config.imageProxy.maxMib * 1024 * 1024,
+      timeoutMs: config.imageProxy.timeoutS * 1000,
+      maxRedirects: IMAGE_PROXY_MAX_REDIRECTS,
+      allowPrivate: config.imageProxy.allowPrivate,
+      concurrency: IMAGE_PROXY_CONCURRENCY,
+      maxWaiting: IMAGE_PROXY_MAX_WAITING,
+      resolver: options.imageProxyResolver,
+      log,
+    }),
     urls: new UrlSigner(config.dataDir),
-    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
+    limits: cluster?.limits ?? { authentication: new AttemptLimiter(ATTEMPT_RULES.authentication), emailChange: new AttemptLimiter(ATTEMPT_RULES.emailChange), passwordReset: new AttemptLimiter(ATTEMPT_RULES.passwordResetForm), spectatorFiles: new AttemptLimiter(ATTEMPT_RULES.spectatorAttachmentAccess, 1_000) },
     scheduledMessages: new DueTimer(clock, log, {
       next: () => nextScheduledTime(store.db),
       // In a cluster, only the holder of the jobs lease sends them.
@@ -153,6 +177,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   http.addContentTypeParser("*", { parseAs: "buffer" }, (_req, _body, done) => done(null, {}));
   http.setErrorHandler((error, request, reply) => sendError(error, request, reply, log));
   http.setNotFoundHandler((request, reply) => sendProtocolError(request.url, reply, notFound("Not Found")));
+  // Every HTML page (the app, the login pages, file errors) allows nothing from another origin and no inline script.
+  http.addHook("onSend", (_request, reply, payload, done) => {
+    if (String(reply.getHeader("content-type") ?? "").startsWith("text/html") && !reply.hasHeader("content-security-policy")) {
+      reply.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    }
+    done(null, payload);
+  });
   const logRequests = log.isLevelEnabled("info");
   http.addHook("onResponse", (request, reply, done) => {
     // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
@@ -179,10 +210,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEmojiImageRoutes(http, ctx);
   registerFileRoutes(http, ctx);
   registerAvatarRoutes(http, ctx);
+  registerAvatarRedirects(http, ctx);
+  registerLoginRoutes(http, ctx);
+  registerPasswordResetRoutes(http, ctx);
+  registerWebRoutes(http, ctx);
   registerRealmBrandingRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
+  registerLoadingImageRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them (in
   // a cluster, queues are handed over through Redis instead).
   if (!ctx.cluster) loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);

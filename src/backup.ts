@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import SQLite from "better-sqlite3";
+import SQLite from "./db/sqlite-binding.js";
 import * as tar from "tar";
 import { ConfigError, type Config } from "./config.js";
 import { lockDataDir } from "./data-lock.js";

@@ -31,6 +31,8 @@ export interface Config {
   internalUrl: string | null;
   /** The prefix of every Redis key of the cluster (ROOKERY_REDIS_PREFIX, default "rookery:"). */
   redisPrefix: string;
+  /** The built web app: manifest.json and the hashed files it names (ROOKERY_WEB_DIR, default ./dist/web). */
+  webDir: string;
   /** The secret processes send with forwarded requests (ROOKERY_CLUSTER_SECRET); null = one made and kept in Redis. */
   clusterSecret: string | null;
   /**
@@ -45,6 +47,20 @@ export interface Config {
    * default 30; 0 = no limit). A long-poll's request is whole at once, so its wait is not counted.
    */
   bodyTimeoutS: number;
+  /** The image proxy behind /thumbnail (previews of images on other sites). */
+  imageProxy: ImageProxyConfig;
+}
+
+/** Limits of the image proxy (ROOKERY_IMAGE_PROXY_*). */
+export interface ImageProxyConfig {
+  /** Also fetch from loopback, private, link-local and other non-public addresses (tests, closed networks). */
+  allowPrivate: boolean;
+  /** The largest image fetched, in MiB (default 10). */
+  maxMib: number;
+  /** Seconds one fetch may take, redirects included (default 10). */
+  timeoutS: number;
+  /** The disk cache's cap in MiB (default 500); the least recently shown images go first. */
+  cacheMib: number;
 }
 
 /** The PEM files of the certificate (its chain may follow it) and of its private key. */
@@ -117,7 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clusterSecret = env.ROOKERY_CLUSTER_SECRET || null;
   const trustedProxies = parseTrustedProxies(env.ROOKERY_TRUSTED_PROXIES ?? "");
   const bodyTimeoutS = parseCount(env, "ROOKERY_BODY_TIMEOUT_S", "30");
-  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, emailFrom, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS };
+  const imageProxy = parseImageProxy(env);
+  const webDir = path.resolve(env.ROOKERY_WEB_DIR ?? "./dist/web");
+  return { host, port, dataDir, databaseUrl, externalUrl, emailGatewayDomain, smtpUrl, emailFrom, logLevel, logFormat, rateLimitPerMinute, anonRateLimitPerMinute, maxFileUploadSizeMib, redisUrl, internalUrl, redisPrefix, clusterSecret, trustedProxies, tls, bodyTimeoutS, imageProxy, webDir };
 }
 
 function parseTls(env: NodeJS.ProcessEnv): TlsFiles | null {
@@ -141,6 +159,22 @@ function parseTrustedProxies(value: string): string[] {
     }
   }
   return entries;
+}
+
+function parseImageProxy(env: NodeJS.ProcessEnv): ImageProxyConfig {
+  const allow = env.ROOKERY_IMAGE_PROXY_ALLOW_PRIVATE ?? "0";
+  if (allow !== "0" && allow !== "1") throw new ConfigError(`ROOKERY_IMAGE_PROXY_ALLOW_PRIVATE must be 0 or 1, got "${allow}"`);
+  const positive = (name: string, fallback: string): number => {
+    const value = parseCount(env, name, fallback);
+    if (value === 0) throw new ConfigError(`${name} must be at least 1, got "0"`);
+    return value;
+  };
+  return {
+    allowPrivate: allow === "1",
+    maxMib: positive("ROOKERY_IMAGE_PROXY_MAX_MIB", "10"),
+    timeoutS: positive("ROOKERY_IMAGE_PROXY_TIMEOUT_S", "10"),
+    cacheMib: positive("ROOKERY_IMAGE_PROXY_CACHE_MIB", "500"),
+  };
 }
 
 function parseCount(env: NodeJS.ProcessEnv, name: string, fallback: string): number {

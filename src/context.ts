@@ -10,13 +10,16 @@ import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
 import type { GroupCache } from "./lib/group-cache.js";
 import type { RealmCache } from "./lib/realm-cache.js";
+import type { SessionCache } from "./lib/session-cache.js";
 import type { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
 import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
 import type { Metrics } from "./base/metrics.js";
+import type { WebAssets } from "./http/static-files.js";
 import type { UrlSigner } from "./uploads/paths.js";
 import type { FileStore } from "./uploads/storage.js";
 import type { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
+import type { ImageProxy } from "./uploads/image-proxy.js";
 
 /** Everything a request needs from the server, built once by buildApp; no globals. */
 export interface AppContext {
@@ -28,6 +31,8 @@ export interface AppContext {
   bus: EventBus;
   users: UserCache;
   realms: RealmCache;
+  /** Browser sessions by cookie digest; actions that end sessions invalidate them after their commit. */
+  sessions: SessionCache;
   /** Each realm's user groups, kept current from committed user_group events on `bus`. */
   groups: GroupCache;
   /** Each realm's linkifiers compiled for the renderer; the linkifier actions drop a realm after their commit. */
@@ -39,10 +44,12 @@ export interface AppContext {
   files: FileStore;
   /** Thumbnail work waiting to be done off the request path. */
   thumbnails: ThumbnailQueue;
+  /** Fetches and caches the images of other sites that messages show (GET /thumbnail). */
+  imageProxy: ImageProxy;
   /** Signs temporary file URLs and names avatar files. */
   urls: UrlSigner;
-  /** Per-key attempt limits: password checks by address, email-change requests by user, downloads by spectators by file. */
-  limits: { authentication: Attempts; emailChange: Attempts; spectatorFiles: Attempts };
+  /** Per-key attempt limits: password checks by address, email-change requests by user, reset emails by address, downloads by spectators by file. */
+  limits: { authentication: Attempts; emailChange: Attempts; passwordReset: Attempts; spectatorFiles: Attempts };
   /**
    * Sends scheduled messages when they fall due (started by buildApp). `runDue()` sends what is
    * due by `clock` now, as the timer does; actions `wake()` it for a message due sooner.
@@ -55,6 +62,8 @@ export interface AppContext {
    * (started by buildApp); `runDue()` runs it now, as the timer does.
    */
   unclaimedUploads: DueTimer;
+  /** The built web app's manifest and files (`/`, `/static/…`, the stylesheet of the login pages). */
+  web: WebAssets;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
   /** Cluster mode (ROOKERY_REDIS_URL): the shared stream, the other processes, leases; undefined for one process. */

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "./db/sqlite-binding.js";
 import { ConfigError } from "./config.js";
 
 /** The lock a server holds on its data folder while it runs; `release` lets go of it. */

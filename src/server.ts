@@ -66,6 +66,7 @@ function firstRunText(url: string, email: string, password: string, apiKey: stri
   return [
     "Created the organisation and its owner. This is shown once:",
     `  URL:      ${url}`,
+    `  Log in:   ${url}/login/  (in a browser, with this email and password)`,
     `  Email:    ${email}`,
     `  Password: ${password}`,
     `  API key:  ${apiKey}`,

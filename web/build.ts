@@ -4,7 +4,7 @@
  * to hashed ones. Run by `npm run build` after the server; `buildWeb` is also what the size-budget test measures.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
@@ -25,13 +25,18 @@ export type WebBuild = {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
-/** Already-compressed formats gain nothing from a second compression. */
-const precompressed = /\.(woff2?|png|jpe?g|gif|webp)$/;
+/** What gets `.gz`/`.br` siblings: text. Fonts are woff2 (compressed already) for every browser the app supports. */
+const compressible = /\.(js|css|svg|json)$/;
+/** Files of an earlier build are removed once this old: a running server or a concurrent build may still use them. */
+const STALE_MS = 10 * 60 * 1000;
 
-/** Builds the web app into `outdir` (emptied first) and returns what it wrote. */
+/**
+ * Builds the web app into `outdir` and returns what it wrote. Names are content hashes, so builds
+ * running at once write the same bytes; manifest.json is replaced atomically, last.
+ */
 export async function buildWeb(outdir = join(root, "dist/web")): Promise<WebBuild> {
-  rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
+  const startedAt = Date.now();
   const manifest: Record<string, string> = {};
 
   const katex = await build({
@@ -78,16 +83,25 @@ export async function buildWeb(outdir = join(root, "dist/web")): Promise<WebBuil
   manifest["favicon.svg"] = `favicon-${createHash("sha256").update(favicon).digest("hex").slice(0, 8)}.svg`;
   writeFileSync(join(outdir, manifest["favicon.svg"]), favicon);
 
+  const outputs = new Set([...Object.keys(katex.metafile.outputs), ...Object.keys(app.metafile.outputs)].map((p) => relative(outdir, resolve(root, p))));
+  for (const name of Object.values(manifest)) outputs.add(name);
   const files: WebBuild["files"] = [];
-  for (const name of readdirSync(outdir)) {
+  for (const name of outputs) {
     const data = readFileSync(join(outdir, name));
     const gz = gzipSync(data, { level: 9 });
     files.push({ name, bytes: data.length, gzip: gz.length });
-    if (precompressed.test(name)) continue;
+    if (!compressible.test(name)) continue;
     writeFileSync(join(outdir, `${name}.gz`), gz);
     writeFileSync(join(outdir, `${name}.br`), brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
   }
-  writeFileSync(join(outdir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  const temp = join(outdir, `manifest.json.${process.pid}.tmp`);
+  writeFileSync(temp, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(temp, join(outdir, "manifest.json"));
+  for (const name of readdirSync(outdir)) {
+    if (name === "manifest.json" || outputs.has(name.replace(/\.(gz|br)$/, ""))) continue;
+    const path = join(outdir, name);
+    if (startedAt - statSync(path).mtimeMs > STALE_MS) rmSync(path, { force: true });
+  }
 
   const gzipOf = (name: string) => files.find((f) => f.name === name)?.gzip ?? 0;
   const firstLoad = staticClosure(app.metafile, outdir, manifest["app.js"]);

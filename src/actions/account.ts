@@ -7,11 +7,13 @@ import { updateUser, userByDeliveryEmail, userById, usersOfRealm, type UserRow }
 import type { Outbox } from "../events/outbox.js";
 import { badRequest, rateLimited } from "../base/errors.js";
 import { isValidEmail } from "../lib/invites.js";
+import { authenticationKey } from "../lib/login.js";
 import { isStrongPassword } from "../lib/passwords.js";
 import { realmProp } from "../lib/realm-props.js";
 import { isAdmin } from "../lib/roles.js";
 import { hashPassword, randomToken, verifyPassword } from "../base/secrets.js";
 import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users.js";
+import { doEndSessionsOfUser } from "./sessions.js";
 import { InvitationUnusable } from "./signup.js";
 import { doChangeFullName } from "./users.js";
 import { queueMail } from "./mail.js";
@@ -19,17 +21,14 @@ import { queueMail } from "./mail.js";
 /** Zulip's CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS: an email-change link works for one day. */
 const EMAIL_CHANGE_VALIDITY_MS = 86_400_000;
 
-/** The key password attempts are counted under (Zulip's authenticate_by_username). */
-export function authenticationKey(realmId: number, email: string): string {
-  return `${realmId}:${email.toLowerCase()}`;
-}
-
 /** The account fields of PATCH /settings, as sent. */
 export interface AccountChanges {
   fullName?: string;
   email?: string;
   oldPassword?: string;
   newPassword?: string;
+  /** The session (cookie digest) making the change: a new password ends every other session. */
+  keepSession?: string | undefined;
 }
 
 /**
@@ -37,7 +36,7 @@ export interface AccountChanges {
  * (silently ignored for non-administrators when the organisation forbids name changes).
  */
 export async function checkChangeAccount(ctx: AppContext, user: UserRow, changes: AccountChanges): Promise<void> {
-  if (changes.newPassword !== undefined) await checkChangePassword(ctx, user, changes.oldPassword ?? "", changes.newPassword);
+  if (changes.newPassword !== undefined) await checkChangePassword(ctx, user, changes.oldPassword ?? "", changes.newPassword, changes.keepSession);
   if (changes.email !== undefined) await checkStartEmailChange(ctx, user, changes.email);
   if (changes.fullName === undefined || changes.fullName === user.full_name) return;
   const realm = await ctx.realms.get(user.realm_id);
@@ -114,9 +113,10 @@ async function sendEmailChangedNotice(ctx: AppContext, user: UserRow, oldEmail: 
 /**
  * PATCH /settings new_password: the old password must be right (wrong attempts count against
  * the address, 5 per 30 minutes, and a right one clears them), the new one strong enough. No
- * event: sessions and API keys stay valid.
+ * event. Every browser session of the user ends but `keepSession` (as Zulip's session auth hash
+ * does); API keys stay valid.
  */
-async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
+async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: string, newPassword: string, keepSession: string | undefined): Promise<void> {
   const key = authenticationKey(user.realm_id, user.delivery_email);
   const wait = await ctx.limits.authentication.hit(key, ctx.clock.now());
   if (wait > 0) throw badRequest(`You're making too many attempts! Try again in ${Math.floor(wait)} seconds.`);
@@ -126,6 +126,7 @@ async function checkChangePassword(ctx: AppContext, user: UserRow, oldPassword: 
   const passwordHash = await hashPassword(newPassword);
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, user.id, { password_hash: passwordHash });
+    await doEndSessionsOfUser(tx, outbox, user.id, keepSession);
     outbox.invalidate({ cache: "user", id: user.id });
   });
 }

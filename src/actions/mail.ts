@@ -35,22 +35,29 @@ export interface QueuedMail extends Mail {
 }
 
 /** Tries under way, per context: a command or a stopping server waits for them before closing the database. */
-const underWay = new WeakMap<AppContext, Set<Promise<void>>>();
+const underWay = new WeakMap<AppContext, Set<Promise<boolean>>>();
 
-/** Stores a mail and tries it at once; resolves once it is stored and the first try ended or took too long. */
-export async function queueMail(ctx: AppContext, mail: QueuedMail): Promise<void> {
+/**
+ * Stores a mail and tries it at once; resolves once it is stored and the first try ended or took
+ * too long: "sent", or "queued" (it will be tried again).
+ */
+export async function queueMail(ctx: AppContext, mail: QueuedMail): Promise<"sent" | "queued"> {
   const now = ctx.clock.now();
   const id = await write(ctx, (tx) =>
     insertMail(tx, { to_address: mail.to, subject: mail.subject, body: mail.text, realm_id: mail.realmId ?? null, sender_id: mail.senderId ?? null, created_at: now, next_attempt_at: now }),
   );
-  const attempt = tryMail(ctx, id).catch((error: unknown) => ctx.log.error({ err: error, mail: id }, "mail attempt failed"));
+  const attempt = tryMail(ctx, id).catch((error: unknown) => {
+    ctx.log.error({ err: error, mail: id }, "mail attempt failed");
+    return false;
+  });
   const tries = underWay.get(ctx) ?? new Set();
   underWay.set(ctx, tries);
   tries.add(attempt);
   void attempt.finally(() => tries.delete(attempt));
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([attempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_TRY_WAIT_MS)))]);
+  const sent = await Promise.race([attempt, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_TRY_WAIT_MS)))]);
   clearTimeout(timer);
+  return sent ? "sent" : "queued";
 }
 
 /** Resolves when every try this context started has ended. */
@@ -75,18 +82,20 @@ export function retryDelay(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
 }
 
-async function tryMail(ctx: AppContext, id: number): Promise<void> {
+/** One try of a due mail: whether this try sent it. */
+async function tryMail(ctx: AppContext, id: number): Promise<boolean> {
   const now = ctx.clock.now();
   const row = await write(ctx, (tx) => claimMail(tx, id, now, now + CLAIM_MS));
-  if (!row) return;
+  if (!row) return false;
   try {
     await ctx.mailer.send({ to: row.to_address, subject: row.subject, text: row.body });
   } catch (error) {
     await deferOrGiveUp(ctx, row, error instanceof Error ? error.message : String(error));
-    return;
+    return false;
   }
   await write(ctx, (tx) => deleteMail(tx, row.id));
   ctx.metrics.mail("sent");
+  return true;
 }
 
 async function deferOrGiveUp(ctx: AppContext, row: OutgoingMailRow, reason: string): Promise<void> {

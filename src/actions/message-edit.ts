@@ -18,6 +18,7 @@ import { accessStreamById } from "../lib/streams.js";
 import { checkMoveTimeLimit, EDIT_LIMIT_BUFFER, type EditInput } from "../lib/message-edit-rules.js";
 import { doUpdateAttachmentReferences } from "./uploads.js";
 import { linkedPathIds } from "../uploads/paths.js";
+import { setMessageImageUrls } from "../db/queries/message-image-urls.js";
 import { resetAttachmentPublicity } from "../db/queries/attachments.js";
 import { attachmentsOfMessages } from "../lib/attachments.js";
 import { applyContentEdit, movedAllVisible, moveUserMessages, moveUserTopics, sendMoveNotices } from "./message-move.js";
@@ -64,6 +65,7 @@ export async function checkUpdateMessage(ctx: AppContext, user: UserRow, message
     const targetChanges: Updateable<MessageTable> = {};
     if (content !== undefined && rendered) {
       await applyContentEdit(tx, message, rendered);
+      await setMessageImageUrls(tx, message.id, rendered.externalImages);
       Object.assign(contentEntry, { prev_content: message.content, prev_rendered_content: message.rendered_content, prev_rendered_content_version: 1 });
       Object.assign(event, { orig_content: message.content, orig_rendered_content: message.rendered_content, content, rendered_content: rendered.html, is_me_message: rendered.isMeMessage });
       Object.assign(targetChanges, {

@@ -2,6 +2,7 @@ import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { doClaimAttachments } from "./uploads.js";
 import { linkedPathIds } from "../uploads/paths.js";
+import { setMessageImageUrls } from "../db/queries/message-image-urls.js";
 import { settlePlaceholders } from "../lib/attachments.js";
 import { insertMessage, insertUserMessages, updateMessage, recipientId, RecipientType, streamRecipients, usersMutingSender } from "../db/queries/messages.js";
 import type { RealmRow } from "../db/queries/realms.js";
@@ -228,6 +229,7 @@ export async function doSendMessage(
     client: opts.client,
     recipient_id: recipient,
   });
+  if (rendered.externalImages.length > 0) await setMessageImageUrls(tx, id, rendered.externalImages);
   const uploads = rendered.hasAttachment ? linkedPathIds(rendered.links, ctx.config.externalUrl) : [];
   if (uploads.length > 0 && (await doClaimAttachments(tx, outbox, sender, { id }, isDirect ? undefined : to.stream, uploads))) {
     await updateMessage(tx, id, { has_attachment: 1 });

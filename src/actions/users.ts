@@ -13,6 +13,7 @@ import {
   type UserRow,
 } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
+import { doEndSessionsOfUser } from "./sessions.js";
 import { ApiError, badRequest, ownerRequired, adminRequired } from "../base/errors.js";
 import { Role } from "../lib/roles.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
@@ -154,6 +155,8 @@ export async function doDeactivateUser(_ctx: AppContext, tx: Db, outbox: Outbox,
 
 async function deactivateOne(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   await updateUser(tx, user.id, { is_active: 0 });
+  // Its browsers are signed out: their next /json call is a 401 (its event queues end below).
+  await doEndSessionsOfUser(tx, outbox, user.id);
   await doSetSubscriptionsUserActive(tx, outbox, user, false);
   outbox.invalidate({ cache: "user", id: user.id });
   const active = await usersOfRealm(tx, user.realm_id).then((all) => all.filter((u) => u.is_active));

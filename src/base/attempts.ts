@@ -85,6 +85,11 @@ export const ATTEMPT_RULES = {
     [3600, 2],
     [86400, 5],
   ],
+  /** password_reset_form_by_email: 2 reset emails to one address per hour, 5 per day. */
+  passwordResetForm: [
+    [3600, 2],
+    [86400, 5],
+  ],
   /** spectator_attachment_access_by_file: 1000 downloads of one file a day without credentials. */
   spectatorAttachmentAccess: [[86400, 1000]],
 } as const satisfies Record<string, readonly AttemptRule[]>;

@@ -19,6 +19,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Not an error envelope: a page opened in a browser is sent to `location` instead (Zulip sends a
+ * page that asks an API URL without credentials to the login page, so no password box pops up).
+ */
+export class Redirect extends Error {
+  constructor(readonly location: string) {
+    super(`redirect to ${location}`);
+  }
+}
+
 /** A plain 400 BAD_REQUEST, Zulip's JsonableError. */
 export function badRequest(msg: string, data: ErrorData = {}): ApiError {
   return new ApiError(msg, "BAD_REQUEST", 400, data);
@@ -40,6 +50,16 @@ export function confusingArguments(a: string, b: string): ApiError {
 /** 401 with the Basic challenge header. */
 export function unauthorized(msg = "Not logged in: API authentication or user session required", code = "UNAUTHORIZED"): ApiError {
   return new ApiError(msg, code, 401, {}, { "WWW-Authenticate": 'Basic realm="zulip"' });
+}
+
+/** 401 for a /json call without a session: Zulip asks for session authentication there, never Basic. */
+export function sessionRequired(): ApiError {
+  return new ApiError("Not logged in: API authentication or user session required", "UNAUTHORIZED", 401, {}, { "WWW-Authenticate": 'Session realm="zulip"' });
+}
+
+/** Zulip's CsrfFailureError: 403 CSRF_FAILED with Django's reason. */
+export function csrfFailed(reason: string): ApiError {
+  return new ApiError(`CSRF error: ${reason}`, "CSRF_FAILED", 403, { reason });
 }
 
 /** 404 with code BAD_REQUEST, Zulip's ResourceNotFoundError. */

@@ -111,8 +111,9 @@ export function addOperatorCommands(program: Command): void {
           print({ user_id: user.id, email: user.delivery_email, link }, opts.json);
           return;
         }
-        await sendPasswordResetMail(ctx, user);
-        print({ user_id: user.id, email: user.delivery_email, mailed: true }, opts.json);
+        // "queued": the mail server did not take it now; the running server tries again for a day.
+        const mail = await sendPasswordResetMail(ctx, user);
+        print({ user_id: user.id, email: user.delivery_email, mail }, opts.json);
       }),
     );
 

@@ -1,3 +1,4 @@
+import pino from "pino";
 import { createContext } from "../app.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import type { AppContext } from "../context.js";
@@ -21,7 +22,9 @@ export function config(): Config {
 export async function withContext(fn: (ctx: AppContext) => Promise<void>): Promise<void> {
   const settings = config();
   const bus = settings.redisUrl === null ? relayBus(settings.dataDir, (message) => process.stderr.write(`rookery: warning: ${message}\n`)) : undefined;
-  const ctx = await createContext({ ...settings, logLevel: "warn" }, bus ? { bus } : {});
+  // Warnings go to stderr: stdout is the command's result (JSON with --json).
+  const logger = pino({ level: "warn" }, pino.destination(2));
+  const ctx = await createContext({ ...settings, logLevel: "warn" }, { logger, ...(bus ? { bus } : {}) });
   try {
     await fn(ctx);
     // A mail the command queued has had its first try before the command ends (a failed one is the server's to retry).

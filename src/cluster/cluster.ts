@@ -28,7 +28,7 @@ export class Cluster {
   readonly queues: QueueRouter;
   /** The lease on timed work (scheduled messages, the thumbnail backlog). */
   readonly jobs: Lease;
-  readonly limits: { byUser: RedisCallLimiter; byAddress: RedisCallLimiter; authentication: RedisAttempts; emailChange: RedisAttempts; spectatorFiles: RedisAttempts };
+  readonly limits: { byUser: RedisCallLimiter; byAddress: RedisCallLimiter; authentication: RedisAttempts; emailChange: RedisAttempts; passwordReset: RedisAttempts; spectatorFiles: RedisAttempts };
 
   private constructor(
     private readonly commands: Redis,
@@ -50,6 +50,7 @@ export class Cluster {
       byAddress: new RedisCallLimiter(commands, this.keys, "api_by_ip", config.anonRateLimitPerMinute, clock),
       authentication: new RedisAttempts(commands, this.keys, "authenticate_by_username", ATTEMPT_RULES.authentication),
       emailChange: new RedisAttempts(commands, this.keys, "email_change_by_user", ATTEMPT_RULES.emailChange),
+      passwordReset: new RedisAttempts(commands, this.keys, "password_reset_form_by_email", ATTEMPT_RULES.passwordResetForm),
       spectatorFiles: new RedisAttempts(commands, this.keys, "spectator_attachment_access_by_file", ATTEMPT_RULES.spectatorAttachmentAccess),
     };
   }

@@ -119,7 +119,7 @@ export class QueueRouter {
   private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const body = formBody(request.body);
     const headers: http.OutgoingHttpHeaders = { [FORWARDED_HEADER]: this.secret };
-    for (const name of ["authorization", "user-agent"]) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+    for (const name of ["authorization", "cookie", "user-agent"]) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
     if (body !== undefined) {
       headers["content-type"] = "application/x-www-form-urlencoded";
       headers["content-length"] = Buffer.byteLength(body);

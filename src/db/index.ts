@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "./sqlite-binding.js";
 import { Kysely, Migrator, PostgresDialect, sql, type Transaction } from "kysely";
 import { migrations } from "./migrations/index.js";
 import type { DialectName } from "./migrations/helpers.js";

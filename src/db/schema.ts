@@ -439,6 +439,21 @@ export interface ImageAttachmentTable {
   thumbnail_metadata: string;
 }
 
+/** An image of another site a message shows through /thumbnail, by a sha256 digest of its URL. */
+export interface MessageImageUrlTable {
+  url_digest: string;
+  message_id: number;
+}
+
+/** A signed-in browser; `id` is the SHA-256 digest (hex) of its cookie. */
+export interface SessionTable {
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -479,4 +494,6 @@ export interface Database {
   attachment: AttachmentTable;
   attachment_message: AttachmentMessageTable;
   image_attachment: ImageAttachmentTable;
+  message_image_url: MessageImageUrlTable;
+  session: SessionTable;
 }

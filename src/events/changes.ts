@@ -10,6 +10,8 @@ import type { QueuedEvent } from "./types.js";
 export type CacheChange =
   | { cache: "user"; id: number }
   | { cache: "realm"; id: number }
+  /** A user's browser sessions were ended or changed. */
+  | { cache: "sessions"; userId: number }
   | { cache: "linkifiers"; realmId: number }
   | { cache: "alert_words"; realmId: number }
   /** A scheduled message now falls due at `dueAt` (ms): the timer that sends them wakes. */
@@ -37,6 +39,9 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
       case "realm":
         ctx.realms.forget(change.id);
         break;
+      case "sessions":
+        ctx.sessions.forgetUser(change.userId);
+        break;
       case "linkifiers":
         ctx.linkifiers.forget(change.realmId);
         break;
@@ -57,6 +62,7 @@ export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): 
         ctx.realms.forgetAll();
         ctx.linkifiers.forgetAll();
         ctx.groups.forgetAll();
+        ctx.sessions.forgetAll();
         alertWordCacheOf(ctx).forgetAll();
         break;
     }

@@ -48,7 +48,8 @@ function withRealm(ctx: AppContext, credentials: Credentials, user: UserRow | un
   return checkActive(user, realm);
 }
 
-function checkActive(user: UserRow, realm: RealmRow | undefined): UserRow {
+/** Refuses a caller whose organisation or account is deactivated (401, Zulip's messages). */
+export function checkActive(user: UserRow, realm: RealmRow | undefined): UserRow {
   if (!realm || realm.deactivated) throw unauthorized("This organization has been deactivated");
   if (!user.is_active) throw unauthorized("Account is deactivated");
   return user;

@@ -3,10 +3,11 @@ import type { Logger } from "pino";
 import type { AppContext } from "../context.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate } from "./auth.js";
+import { findSession, sessionUser, type FoundSession } from "./session.js";
 import type { MaybePromise } from "../base/maybe-promise.js";
 import { JsonText } from "../base/json-text.js";
 import type { Endpoint, Payload } from "./endpoint.js";
-import { ApiError } from "../base/errors.js";
+import { ApiError, Redirect, sessionRequired, unauthorized } from "../base/errors.js";
 import { readParams, type RawParams } from "./params.js";
 import { requestError, sendProtocolError } from "./protocol-errors.js";
 import type { CallLimiter, RateLimitState } from "../base/rate-limit.js";
@@ -15,12 +16,20 @@ import { readMultipart } from "./uploads.js";
 /** The prefix every REST path is served under. */
 export const API_PREFIX = "/api/v1";
 
+/** The prefix of the same endpoints for the web app, authenticated by its session cookie (Zulip's /json). */
+export const JSON_PREFIX = "/json";
+
+/** Where a browser page without credentials is sent (Zulip's HOME_NOT_LOGGED_IN). */
+export const LOGIN_PATH = "/login/";
+
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The authenticated user, once auth has run (for the request log). */
     userId?: number;
+    /** The digest of the session cookie a /json call was authenticated by. */
+    sessionDigest?: string;
   }
 }
 
@@ -31,7 +40,8 @@ export interface Limiters {
 }
 
 /**
- * Registers endpoints under /api/v1, with Zulip's 405 and OPTIONS answers for each path: GET
+ * Registers endpoints under /api/v1, and again under /json for the web app's session (with a
+ * CSRF token on every call that is not a GET), with Zulip's 405 and OPTIONS answers for each path: GET
  * endpoints on `plain`, those that take a body on `withBodies` (where multipart is parsed), and
  * those that stream their body on `streaming` (where it is left unread for the handler).
  */
@@ -41,7 +51,6 @@ export function registerEndpoints(
   limiter: Limiters,
   endpoints: readonly Endpoint[],
 ): void {
-  const app = apps.plain;
   const byPath = new Map<string, Endpoint[]>();
   for (const ep of endpoints) {
     const list = byPath.get(ep.path) ?? [];
@@ -49,32 +58,46 @@ export function registerEndpoints(
     byPath.set(ep.path, list);
   }
   for (const [path, list] of byPath) {
-    const url = API_PREFIX + path;
-    for (const ep of list) {
-      const owner = ep.method === "GET" ? apps.plain : ep.streamsBody ? apps.streaming : apps.withBodies;
-      owner.route({ method: ep.method, url, handler: (request, reply) => serve(ctx, limiter, ep, request, reply) });
-    }
-    const declared = list.map((ep) => ep.method as string);
-    if (declared.includes("GET")) declared.push("HEAD");
-    const allowed = [...declared].sort();
+    for (const prefix of [API_PREFIX, JSON_PREFIX]) registerPath(apps, ctx, limiter, prefix, path, list);
+  }
+}
+
+/** One path's endpoints under one prefix, with its OPTIONS and 405 answers. */
+function registerPath(
+  apps: { plain: FastifyInstance; withBodies: FastifyInstance; streaming: FastifyInstance },
+  ctx: AppContext,
+  limiter: Limiters,
+  prefix: string,
+  path: string,
+  list: readonly Endpoint[],
+): void {
+  const app = apps.plain;
+  const url = prefix + path;
+  const viaSession = prefix === JSON_PREFIX;
+  for (const ep of list) {
+    const owner = ep.method === "GET" ? apps.plain : ep.streamsBody ? apps.streaming : apps.withBodies;
+    owner.route({ method: ep.method, url, handler: (request, reply) => serve(ctx, limiter, ep, request, reply, viaSession) });
+  }
+  const declared = list.map((ep) => ep.method as string);
+  if (declared.includes("GET")) declared.push("HEAD");
+  const allowed = [...declared].sort();
+  app.route({
+    method: "OPTIONS",
+    url,
+    handler: async (_request, reply) => reply.code(204).header("Allow", allowed.join(", ")).send(),
+  });
+  const others = ALL_METHODS.filter((m) => !declared.includes(m) && m !== "OPTIONS");
+  if (others.length > 0) {
     app.route({
-      method: "OPTIONS",
+      method: others,
       url,
-      handler: async (_request, reply) => reply.code(204).header("Allow", allowed.join(", ")).send(),
+      handler: async (_request, reply) =>
+        reply
+          .code(405)
+          .header("Allow", allowed.join(", "))
+          .type("application/json")
+          .send(JSON.stringify({ result: "error", msg: "Method Not Allowed", allowed_methods: allowed })),
     });
-    const others = ALL_METHODS.filter((m) => !declared.includes(m) && m !== "OPTIONS");
-    if (others.length > 0) {
-      app.route({
-        method: others,
-        url,
-        handler: async (_request, reply) =>
-          reply
-            .code(405)
-            .header("Allow", allowed.join(", "))
-            .type("application/json")
-            .send(JSON.stringify({ result: "error", msg: "Method Not Allowed", allowed_methods: allowed })),
-      });
-    }
   }
 }
 
@@ -82,16 +105,41 @@ export function registerEndpoints(
  * Runs one endpoint. Without a wait anywhere (the caller and the answer known from memory) it
  * answers in the same turn; each step that must wait continues in a promise.
  */
-function serve(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+function serve(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, viaSession: boolean): MaybePromise<void> {
   if (ep.auth === "none") {
     if (!ep.rateLimited) return handle(ctx, ep, request, reply, undefined);
     const state = limiter.byAddress.hit(request.ip, ctx.clock.now());
     if (state instanceof Promise) return state.then((counted) => limitThenHandle(ctx, ep, request, reply, undefined, counted));
     return limitThenHandle(ctx, ep, request, reply, undefined, state);
   }
-  const user = authenticate(ctx, request.headers.authorization);
+  const user = viaSession ? jsonCaller(ctx, request) : apiCaller(ctx, request);
   if (user instanceof Promise) return user.then((found) => serveUser(ctx, limiter, ep, request, reply, found));
   return serveUser(ctx, limiter, ep, request, reply, user);
+}
+
+/** The caller of an /api/v1 call: HTTP Basic only (a session cookie does not count there, as in Zulip). */
+function apiCaller(ctx: AppContext, request: FastifyRequest): MaybePromise<UserRow> {
+  const header = request.headers.authorization;
+  if (header === undefined) throw noCredentials(request, unauthorized());
+  return authenticate(ctx, header);
+}
+
+/** The caller of a /json call: the session cookie, else (as Zulip allows) HTTP Basic. */
+function jsonCaller(ctx: AppContext, request: FastifyRequest): MaybePromise<UserRow> {
+  const found = findSession(ctx, request);
+  const then = (session: FoundSession | undefined): MaybePromise<UserRow> => {
+    if (session) return sessionUser(ctx, request, session);
+    const header = request.headers.authorization;
+    if (header === undefined) throw noCredentials(request, sessionRequired());
+    return authenticate(ctx, header);
+  };
+  return found instanceof Promise ? found.then(then) : then(found);
+}
+
+/** A call without credentials: a page opened in a browser goes to the login page, anything else gets `error`. */
+function noCredentials(request: FastifyRequest, error: ApiError): Error {
+  if ((request.headers.accept ?? "").includes("text/html")) return new Redirect(`${LOGIN_PATH}?next=${encodeURIComponent(request.url.split("?")[0] ?? "")}`);
+  return error;
 }
 
 function serveUser(ctx: AppContext, limiter: Limiters, ep: Endpoint, request: FastifyRequest, reply: FastifyReply, user: UserRow): MaybePromise<void> {
@@ -180,6 +228,10 @@ function fieldNames(source: unknown): string[] {
 
 /** Turns any thrown value into Zulip's error envelope; unexpected errors become a logged 500. */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, log: Logger): void {
+  if (error instanceof Redirect) {
+    reply.redirect(error.location, 302);
+    return;
+  }
   if (error instanceof ApiError) {
     reply.code(error.status).headers(error.headers).type("application/json").send(JSON.stringify(error.body()) + "\n");
     return;

@@ -27,6 +27,11 @@ export class UserCache {
     return this.byKey.get(apiKey) ?? this.load(userByApiKey(this.db, apiKey));
   }
 
+  /** The user with this id, or undefined; at once when cached (every /json call asks). */
+  cached(id: number): MaybePromise<UserRow | undefined> {
+    return this.byId.get(id) ?? this.load(userById(this.db, id));
+  }
+
   /** The user with this id, or undefined. */
   async get(id: number): Promise<UserRow | undefined> {
     return this.byId.get(id) ?? this.load(userById(this.db, id));

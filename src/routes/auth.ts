@@ -1,13 +1,11 @@
-import { authenticationKey } from "../actions/account.js";
 import { doRegenerateApiKey } from "../actions/users.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
-import { userByDeliveryEmail } from "../db/queries/users.js";
 import { endpoint, publicEndpoint } from "../http/endpoint.js";
 import { ApiError, badRequest, rateLimited } from "../base/errors.js";
 import { str } from "../http/params.js";
 import { realmIconUrl } from "../lib/realm/branding.js";
-import { verifyPassword } from "../base/secrets.js";
+import { checkPasswordLogin } from "../lib/login.js";
 import { FEATURE_LEVEL, VERSION } from "../base/version.js";
 
 const AUTHENTICATION_METHODS = {
@@ -68,18 +66,12 @@ export const authEndpoints = [
       const username = params.username.trim();
       // Django's email validator refuses addresses over 320 characters.
       if (username.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(username)) throw badRequest("Enter a valid email address.");
-      // Attempts count against the address, known or not (Zulip's authenticate_by_username).
-      const attempts = authenticationKey(realm.id, username);
-      const wait = await ctx.limits.authentication.hit(attempts, ctx.clock.now());
-      if (wait > 0) throw rateLimited(wait);
-      const user = await userByDeliveryEmail(ctx.db, realm.id, username);
-      // Hashed for an unknown address too: the time taken must not tell which addresses exist.
-      if (!(await verifyPassword(params.password, user?.password_hash ?? null)) || !user) {
-        throw new ApiError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
-      }
-      await ctx.limits.authentication.clear(attempts);
-      if (realm.deactivated) throw new ApiError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
-      if (!user.is_active) throw new ApiError("Account is deactivated", "USER_DEACTIVATED", 401);
+      const outcome = await checkPasswordLogin(ctx, realm, username, params.password);
+      if (outcome.kind === "rate_limited") throw rateLimited(outcome.secs);
+      if (outcome.kind === "invalid") throw new ApiError("Your username or password is incorrect", "AUTHENTICATION_FAILED", 401);
+      if (outcome.kind === "realm_deactivated") throw new ApiError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
+      if (outcome.kind === "user_deactivated") throw new ApiError("Account is deactivated", "USER_DEACTIVATED", 401);
+      const { user } = outcome;
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
     },
   }),

@@ -60,11 +60,12 @@ export const settingsEndpoints = [
     method: "PATCH",
     path: "/settings",
     params: { ...rawShape(userSettingDefs), full_name: str().optional(), email: str().optional(), old_password: str().optional(), new_password: str().optional() },
-    async handler({ ctx, user, params }) {
+    async handler({ ctx, user, params, request }) {
       requireHuman(user);
       const { full_name: fullName, email, old_password: oldPassword, new_password: newPassword, ...raw } = params;
       const changes = decodeSettings(userSettingDefs, raw);
-      await checkChangeAccount(ctx, user, { fullName, email, oldPassword, newPassword });
+      // A password change through the web app keeps that browser signed in; it ends the others.
+      await checkChangeAccount(ctx, user, { fullName, email, oldPassword, newPassword, keepSession: request.sessionDigest });
       await checkUpdateSettings(ctx, (await ctx.users.get(user.id)) ?? user, changes);
       return {};
     },

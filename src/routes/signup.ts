@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { doCreateSession } from "../actions/sessions.js";
 import { acceptInvitation, findInvitation, requestSignupConfirmation, type Invitation } from "../actions/signup.js";
 import type { AppContext } from "../context.js";
 import { ApiError } from "../base/errors.js";
 import { escapeHtml, html, json, page, wantsJson } from "../http/pages.js";
+import { setSessionCookie } from "../http/session.js";
 
 /**
  * The page an invitation link opens (`/join/<key>/`, outside /api/v1). A reusable link asks for an
@@ -48,7 +50,10 @@ async function submit(ctx: AppContext, request: FastifyRequest, reply: FastifyRe
     }
     const user = await acceptInvitation(ctx, key, { fullName: field("full_name"), password: field("password") });
     if (wantsJson(request)) return json(reply, 200, { result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.api_key });
-    return html(reply, 200, page("Welcome!", `<p>Your account <strong>${escapeHtml(user.delivery_email)}</strong> is ready. You can now log in with your email address and password.</p>`));
+    // The new account is signed in and goes straight into the app.
+    const session = await doCreateSession(ctx, user);
+    setSessionCookie(ctx, reply, session.cookie, session.expiresAt);
+    return reply.header("Cache-Control", "no-store").redirect("/", 302);
   } catch (error) {
     // A form mistake shows the form again with the message; an unusable link shows its own page.
     if (error instanceof ApiError && error.status === 400 && !wantsJson(request)) {
@@ -97,7 +102,7 @@ function formPage(invitation: Invitation, key: string, values: { email?: string;
     ...fields,
     `</form>`,
   ].join("\n");
-  return page(`Join ${realm}`, body, true);
+  return page(`Join ${realm}`, body, { titleEscaped: true });
 }
 
 function keyOf(request: FastifyRequest): string {

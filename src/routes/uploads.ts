@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkRecordUpload, checkRemoveAttachment, discardUpload, stageUpload } from "../actions/uploads.js";
 import type { AppContext } from "../context.js";
@@ -7,13 +8,16 @@ import { defaultRealm } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { authenticate, authenticateApiKeyParam } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
-import { ApiError, badRequest } from "../base/errors.js";
+import { ApiError, badRequest, missingArgument } from "../base/errors.js";
 import { sendFileError, sendStoredFile } from "../http/files.js";
+import { findSession, sessionUser } from "../http/session.js";
 import { pathInt } from "../http/params.js";
 import { receiveSingleFile } from "../http/uploads.js";
 import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/attachments.js";
 import { formatName, parseFormatName } from "../uploads/images.js";
 import { isPathId } from "../uploads/paths.js";
+import { ImageProxyError } from "../uploads/image-proxy.js";
+import { mayShowImage } from "../lib/image-access.js";
 
 // Shown in the browser when detected from the bytes as one of these; every other file is a download.
 const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"]);
@@ -68,7 +72,8 @@ export const uploadEndpoints = [
 
 /**
  * The files themselves, outside /api/v1 as Zulip serves them: /user_uploads/{realm}/{path}
- * for a caller authenticated by HTTP Basic or an `api_key` parameter, its thumbnails under
+ * for a caller authenticated by HTTP Basic, an `api_key` parameter or the web app's session
+ * cookie (the links in rendered messages work in the browser as they are), its thumbnails under
  * /user_uploads/thumbnail/, and credential-free temporary URLs (about a minute).
  */
 export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void {
@@ -109,6 +114,35 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
       return reply;
     },
   );
+  // Images of other sites as message previews show them, fetched by the image proxy.
+  http.get("/thumbnail", async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const user = await caller(ctx, request);
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const url = query.url;
+    const size = query.size;
+    if (typeof url !== "string") throw missingArgument("url");
+    if (typeof size !== "string") throw missingArgument("size");
+    if (size !== "thumbnail" && size !== "full") throw badRequest("Invalid size.");
+    if (!(await mayShowImage(ctx.db, user, url))) return sendFileError(reply, 403);
+    let file: string;
+    try {
+      file = await ctx.imageProxy.rendition(url, size);
+    } catch (error) {
+      if (error instanceof ImageProxyError) throw new ApiError(error.message, "BAD_REQUEST", error.status);
+      throw error;
+    }
+    const stat = await fs.promises.stat(file).catch(() => undefined);
+    // Evicted between being made and being read: the next request makes it again.
+    if (!stat) return sendFileError(reply, 404);
+    reply
+      .header("Content-Type", "image/webp")
+      .header("Content-Length", String(stat.size))
+      .header("Cache-Control", "private, max-age=86400")
+      .header("X-Content-Type-Options", "nosniff")
+      .header("Content-Security-Policy", "default-src 'none'; sandbox")
+      .send(fs.createReadStream(file));
+    return reply;
+  });
   // /user_uploads/download/… offers the same file as a download, whatever its type.
   for (const [url, download] of [["/user_uploads/download/:realm_id/*", true], ["/user_uploads/:realm_id/*", false]] as const) {
     http.get(url, async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
@@ -123,12 +157,13 @@ export function registerFileRoutes(http: FastifyInstance, ctx: AppContext): void
   }
 }
 
-/** The caller of a file download: HTTP Basic, else `api_key`, else nobody. */
+/** The caller of a file download: HTTP Basic, else `api_key`, else the web app's session cookie, else nobody. */
 async function caller(ctx: AppContext, request: FastifyRequest): Promise<UserRow | undefined> {
   if (request.headers.authorization !== undefined) return authenticate(ctx, request.headers.authorization);
   const apiKey = (request.query as Record<string, unknown> | undefined)?.api_key;
   if (typeof apiKey === "string") return authenticateApiKeyParam(ctx, apiKey);
-  return undefined;
+  const session = await findSession(ctx, request);
+  return session && sessionUser(ctx, request, session);
 }
 
 /**

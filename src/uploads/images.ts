@@ -209,6 +209,12 @@ export function formatsFor(frames: number): ThumbnailFormat[] {
   return THUMBNAIL_FORMATS.filter((f) => !f.animated || frames > 1);
 }
 
+/** An image re-encoded as WebP, scaled down (never up) to fit `box`; every frame kept when `animated`, the first otherwise. */
+export async function reencodeImage(input: Buffer, box: { width: number; height: number }, animated: boolean): Promise<Buffer> {
+  const load = await sharp();
+  return load(input, { ...LOAD, animated }).resize(box.width, box.height, { fit: "inside", withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+}
+
 /**
  * Makes the thumbnails of one image, largest box first: each still format is scaled from the
  * largest still one's pixels rather than from the original, so a big photo is decoded once (with

@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 async function page(path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
-  const res = await fetch(server.url + path, init);
+  // Not followed: a completed signup redirects into the app, signed in.
+  const res = await fetch(server.url + path, { redirect: "manual", ...init });
   return { status: res.status, text: await res.text() };
 }
 
@@ -84,9 +85,11 @@ describe("reusable link → email → confirmation → account", () => {
     expect(shown.text).toContain('name="full_name"');
     expect(shown.text).toContain('name="password"');
     expect(shown.text).not.toContain('name="email"');
-    const done = await page(mail.path, form({ full_name: "Linked Person", password: "secret-pw" }));
-    expect(done.status).toBe(200);
-    expect(done.text).toContain("Your account");
+    // The browser is signed in and sent into the app.
+    const done = await fetch(server.url + mail.path, { ...form({ full_name: "Linked Person", password: "secret-pw" }), redirect: "manual" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/");
+    expect(done.headers.getSetCookie()[0]).toMatch(/^rookery_session=[A-Za-z0-9_-]{43}; /);
 
     const login = await server.anonymous().post("/fetch_api_key", { username: "linked@example.com", password: "secret-pw" });
     expect(login.status).toBe(200);
@@ -199,7 +202,7 @@ describe("reusable-link pages for unusable links and bad input", () => {
     expect(revoked.status).toBe(404);
     expect(revoked.text).toContain("The confirmation link has expired or been deactivated.");
     expect((await page(link, form({ email: "later@example.com" }))).status).toBe(404);
-    expect((await page(path, form({ full_name: "Early", password: "secret-pw" }))).status).toBe(200);
+    expect((await page(path, form({ full_name: "Early", password: "secret-pw" }))).status).toBe(302);
   });
 
   it("shows the invalid page for an unknown key, and the form again for a weak password", async () => {

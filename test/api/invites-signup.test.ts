@@ -32,7 +32,8 @@ function linkPathFor(email: string): string {
 }
 
 async function page(path: string, init: RequestInit = {}): Promise<{ status: number; text: string; type: string }> {
-  const res = await fetch(server.url + path, init);
+  // Not followed: a completed signup redirects into the app, signed in.
+  const res = await fetch(server.url + path, { redirect: "manual", ...init });
   return { status: res.status, text: await res.text(), type: res.headers.get("content-type") ?? "" };
 }
 
@@ -58,9 +59,11 @@ describe("invitation by email, end to end over SMTP", () => {
     expect(shown.text).toContain("newcomer@example.com");
     expect(shown.text).toContain('name="full_name"');
 
-    const done = await page(path, form({ full_name: "New Comer", password: "correct horse battery" }));
-    expect(done.status).toBe(200);
-    expect(done.text).toContain("Your account");
+    // The browser is signed in and sent into the app (test/web/server/password-reset.test.ts follows it there).
+    const done = await fetch(server.url + path, { ...form({ full_name: "New Comer", password: "correct horse battery" }), redirect: "manual" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/");
+    expect(done.headers.getSetCookie()[0]).toMatch(/^rookery_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=1209600$/);
 
     const login = await server.anonymous().post("/fetch_api_key", { username: "newcomer@example.com", password: "correct horse battery" });
     expect(login.status).toBe(200);
@@ -154,11 +157,11 @@ describe("Notification Bot tells the inviter", () => {
   it("sends nothing when the invitation said notify_referrer_on_join: false, nor for reusable links", async () => {
     const before = await botMessages("iago");
     await server.as("iago").post("/invites", { invitee_emails: "quiet@example.com", stream_ids: [], notify_referrer_on_join: false });
-    expect((await page(linkPathFor("quiet@example.com"), form({ full_name: "Quiet", password: "secret-pw" }))).status).toBe(200);
+    expect((await page(linkPathFor("quiet@example.com"), form({ full_name: "Quiet", password: "secret-pw" }))).status).toBe(302);
     const link = await server.as("iago").post("/invites/multiuse", { stream_ids: [] });
     expect((await page(new URL(link.body.invite_link).pathname, form({ email: "linked@example.com" }))).status).toBe(200);
     const joined = await page(linkPathFor("linked@example.com"), form({ full_name: "Linked", password: "secret-pw" }));
-    expect(joined.status).toBe(200);
+    expect(joined.status).toBe(302);
     expect(await botMessages("iago")).toEqual(before);
   });
 });

@@ -169,7 +169,7 @@ describe("rookery reset-password", () => {
     const before = smtp.mails.length;
     const mailed = await rookery(["reset-password", "--email", "bob@example.test", "--json"]);
     expect(mailed).toMatchObject({ code: 0, stderr: "" });
-    expect(JSON.parse(mailed.stdout)).toEqual({ user_id: out.user_id, email: "bob@example.test", mailed: true });
+    expect(JSON.parse(mailed.stdout)).toEqual({ user_id: out.user_id, email: "bob@example.test", mail: "sent" });
     const mail = smtp.mails[before];
     expect(mail?.to).toEqual(["bob@example.test"]);
     const raw = mail?.raw.replace(/=\r?\n/g, "") ?? "";
@@ -177,6 +177,18 @@ describe("rookery reset-password", () => {
     expect(raw).toContain(`in Rookery (${url})`);
     expect(raw).toMatch(new RegExp(`${url}/accounts/password/reset/[A-Za-z0-9]{32}/`));
     expect(raw).not.toMatch(/zulip/i);
+  });
+
+  it("says when the mail server did not take the mail: it is queued, and the warning goes to stderr", async () => {
+    smtp.refusing = true;
+    try {
+      const queued = await rookery(["reset-password", "--email", "bob@example.test", "--json"]);
+      expect(queued.code).toBe(0);
+      expect(JSON.parse(queued.stdout)).toEqual({ user_id: (await me("bob@example.test")).body.user_id, email: "bob@example.test", mail: "queued" });
+      expect(JSON.parse(queued.stderr)).toMatchObject({ level: 40, to: "bob@example.test", attempts: 1, msg: "mail not accepted; it will be tried again" });
+    } finally {
+      smtp.refusing = false;
+    }
   });
 
   it("refuses bots and deactivated users", async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import SQLite from "better-sqlite3";
+import SQLite from "../../src/db/sqlite-binding.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, spawnServer } from "../harness/process.js";

@@ -1,4 +1,4 @@
-import SQLite from "better-sqlite3";
+import SQLite from "../../src/db/sqlite-binding.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allEndpoints } from "../../src/routes/index.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import SQLite from "../../src/db/sqlite-binding.js";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Db } from "../../src/db/index.js";

@@ -1,4 +1,4 @@
-import SQLite from "better-sqlite3";
+import SQLite from "../../src/db/sqlite-binding.js";
 import { describe, expect, it } from "vitest";
 import { porterStem } from "../../src/lib/porter-stemmer.js";
 

@@ -23,6 +23,10 @@ const capabilities = {
   include_deactivated_users: true,
 };
 
+let liveQueueId = "";
+/** The event queue now polled ("" before the first register): POST /messages names it for local echo. */
+export const currentQueueId = (): string => liveQueueId;
+
 /** POST /json/register as the web app does. */
 export function register(): Promise<Record<string, unknown>> {
   return call("POST", "register", { apply_markdown: true, client_gravatar: false, slim_presence: true, include_subscribers: true, client_capabilities: capabilities });
@@ -47,6 +51,7 @@ export function startEvents(handlers: EventHandlers): { stop(): void } {
   const doRegister = async (again: boolean) => {
     const snapshot = await register();
     queueId = String(snapshot.queue_id);
+    liveQueueId = queueId;
     lastEventId = Number(snapshot.last_event_id);
     handlers.onRegister(snapshot, again);
   };

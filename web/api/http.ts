@@ -26,6 +26,9 @@ export function initHttp(token: string, sessionEnded?: () => void): void {
   if (sessionEnded) onSessionEnded = sessionEnded;
 }
 
+/** The page's CSRF token (for the upload XHR in api/compose.ts). */
+export const csrf = (): string => csrfToken;
+
 function encode(params: Record<string, Param>): URLSearchParams {
   const out = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {

@@ -3,10 +3,22 @@ import { applyFetched, applyFlags } from "../state/apply-messages.js";
 import { anchorOf, apiNarrow, narrowKey } from "../state/narrow.js";
 import { current, update } from "../state/store.js";
 import type { MessageList, Term } from "../state/types.js";
-import { fetchMessages, updateFlags } from "./messages.js";
+import { fetchMessages, updateFlags, type FetchAnswer } from "./messages.js";
 
 const inFlight = new Set<string>();
 const BATCH = 100;
+const prefetched = new Map<string, Promise<FetchAnswer>>();
+
+function firstPage(terms: Term[]): Promise<FetchAnswer> {
+  return fetchMessages(apiNarrow(terms), anchorOf(terms) ?? "first_unread", BATCH / 2, BATCH / 2);
+}
+
+/** Starts fetching a narrow's first page before /register answers (the page's first narrow). */
+export function prefetchList(terms: Term[]): void {
+  const answer = firstPage(terms);
+  answer.catch(() => undefined);
+  prefetched.set(narrowKey(terms), answer);
+}
 
 /** Fetches a narrow's first page around its anchor (near:/with: id, else the first unread). */
 export async function loadList(terms: Term[]): Promise<void> {
@@ -15,9 +27,16 @@ export async function loadList(terms: Term[]): Promise<void> {
   inFlight.add(`${key}:init`);
   try {
     const near = anchorOf(terms);
-    const answer = await fetchMessages(apiNarrow(terms), near ?? "first_unread", BATCH / 2, BATCH / 2);
+    const early = prefetched.get(key);
+    prefetched.delete(key);
+    const answer = await (early ?? firstPage(terms)).catch(() => firstPage(terms));
     const list: MessageList = { key, terms, ids: [], foundOldest: false, foundNewest: false, anchor: near ?? (answer.found_anchor ? answer.anchor : null) };
-    update((s) => applyFetched(s, s.lists.get(key) ?? list, answer.messages, { oldest: answer.found_oldest, newest: answer.found_newest }));
+    // A page fetched before the event queue existed may miss a message sent in between: the
+    // register's max_message_id tells, and the newer side is fetched again.
+    const newestSeen = Math.max(0, ...answer.messages.map((m) => m.id));
+    const missed = early !== undefined && Number(current().realm.max_message_id ?? 0) > newestSeen;
+    update((s) => applyFetched(s, s.lists.get(key) ?? list, answer.messages, { oldest: answer.found_oldest, newest: answer.found_newest && !missed }));
+    if (missed && answer.messages.length > 0) await loadMore(key, "newer");
   } finally {
     inFlight.delete(`${key}:init`);
   }

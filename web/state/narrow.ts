@@ -113,9 +113,12 @@ export function canonicalOperator(op: string): string {
   return op;
 }
 
-/** A stable key for a narrow's message list (the anchor operators near/with left out). */
+/**
+ * A stable key for a narrow's message list. An anchor (near:/with:) makes a list of its own: a
+ * list is one contiguous run of messages, and the anchor may be far from what another list holds.
+ */
 export function narrowKey(terms: readonly Term[]): string {
-  return JSON.stringify(terms.filter((t) => !isAnchorOperator(t.operator)).map((t) => [t.negated ? 1 : 0, canonicalOperator(t.operator), t.operand.toLowerCase()]));
+  return JSON.stringify(terms.map((t) => [t.negated ? 1 : 0, canonicalOperator(t.operator), t.operand.toLowerCase()]));
 }
 
 export const isAnchorOperator = (op: string) => op === "near" || op === "with";

@@ -32,14 +32,28 @@ export function dispatch(events: readonly ServerEvent[]): void {
   update((s) => applyEvents(s, events, Date.now()));
 }
 
+/** A derived value recomputed only when the part of the state it reads changes (by identity). */
+function derived<P, T>(part: (s: State) => P, fn: (p: P, s: State) => T, empty: T) {
+  let last: { p: P; value: T } | null = null;
+  return computed(() => {
+    const s = state.value;
+    if (!s) return empty;
+    const p = part(s);
+    if (last?.p !== p) last = { p, value: fn(p, s) };
+    return last.value;
+  });
+}
+
 /** Unread ids per conversation key (derived). */
-export const unreadCounts = computed(() => (state.value ? unreadByConversation(state.value) : new Map<string, number[]>()));
+export const unreadCounts = derived((s) => s.unread, (_u, s) => unreadByConversation(s), new Map<string, number[]>());
 
 /** Unread count per channel (derived). */
-export const unreadByStream = computed(() => {
-  const out = new Map<number, number>();
-  const s = state.value;
-  if (!s) return out;
-  for (const ref of s.unread.values()) if (ref.kind === "stream") out.set(ref.streamId, (out.get(ref.streamId) ?? 0) + 1);
-  return out;
-});
+export const unreadByStream = derived(
+  (s) => s.unread,
+  (unread) => {
+    const out = new Map<number, number>();
+    for (const ref of unread.values()) if (ref.kind === "stream") out.set(ref.streamId, (out.get(ref.streamId) ?? 0) + 1);
+    return out;
+  },
+  new Map<number, number>(),
+);

@@ -1,4 +1,5 @@
-import { connection, route, state } from "../state/store.js";
+import { connection, route } from "../state/store.js";
+import { useStateOf } from "./select.js";
 import { LeftSidebar } from "./left-sidebar.js";
 import { Feed } from "./feed.js";
 import { Inbox } from "./inbox.js";
@@ -11,8 +12,12 @@ import { RightSidebar } from "./right-sidebar/right-sidebar.js";
 
 /** The shell: top bar, left sidebar | middle (a view, then compose) | right sidebar. */
 export function App() {
-  const s = state.value;
+  const s = useStateOf((st) => [st.realm, st.settings]);
   if (!s) return <div class="loading" role="status">Loading…</div>;
+  // Zulip's color_scheme: 1 follows the system, 2 dark, 3 light.
+  const scheme = Number(s.settings.color_scheme ?? 1);
+  document.documentElement.classList.toggle("dark", scheme === 2);
+  document.documentElement.classList.toggle("light", scheme === 3);
   const r = route.value;
   return (
     <div class="app">

@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { loadList, loadMore, markRead } from "../api/lists.js";
 import { conversationKey, refOf } from "../state/conversation.js";
-import { narrowKey } from "../state/narrow.js";
+import { anchorOf, narrowKey } from "../state/narrow.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
 import { NarrowHeader } from "./narrow-header.js";
@@ -58,7 +58,8 @@ export function Feed({ terms }: { terms: Term[] }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [win, setWin] = useState<Win | null>(null);
   const pending = useRef<{ id: string; top: number } | "bottom" | "anchor" | null>(null);
-  const committedLo = useRef<{ key: string; first: number | undefined }>({ key: "", first: undefined });
+  const committedLo = useRef<{ key: string; first: number | undefined; count: number }>({ key: "", first: undefined, count: 0 });
+  const drawnFor = useRef("");
   const list = s?.lists.get(key);
   const hasList = list !== undefined;
 
@@ -66,24 +67,25 @@ export function Feed({ terms }: { terms: Term[] }) {
     if (!hasList) void loadList(terms).catch(() => undefined);
   }, [key, hasList]);
 
-  const current = list && win?.key === key ? win : null;
+  // A newly opened list gets its window in the same render (no empty frame), kept by the effect below.
+  const opening = list && s && win?.key !== key ? initialWin(list, s) : null;
+  const current = list && win?.key === key ? win : opening;
+  if (opening) pending.current = list?.anchor !== null ? "anchor" : "bottom";
   useEffect(() => {
-    if (list && s && !current) {
-      setWin(initialWin(list, s));
-      pending.current = list.anchor !== null ? "anchor" : "bottom";
-    }
-  }, [list, current]);
+    if (opening) setWin(opening);
+  });
 
   const [lo, hi] = list && current ? bounds(list, current) : [0, 0];
   const el = scroller.current;
-  if (el && list && current && committedLo.current.key === key && committedLo.current.first !== list.ids[lo] && pending.current === null) {
-    pending.current = nearBottom(el) && current.atEnd ? "bottom" : capture(el);
+  if (el && list && current && !opening && committedLo.current.key === key && pending.current === null) {
+    if (current.atEnd && committedLo.current.count !== list.ids.length && nearBottom(el)) pending.current = "bottom";
+    else if (committedLo.current.first !== list.ids[lo]) pending.current = capture(el);
   }
 
   useLayoutEffect(() => {
     const box = scroller.current;
     if (!box || !list || !current) return;
-    committedLo.current = { key, first: list.ids[lo] };
+    committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
     if (p === "bottom") box.scrollTop = box.scrollHeight;
@@ -91,6 +93,12 @@ export function Feed({ terms }: { terms: Term[] }) {
     else if (p) restore(box, p);
     loadKatexIfNeeded(box);
     observeUnread(box);
+    if (drawnFor.current !== key && list.ids.length > 0) {
+      drawnFor.current = key;
+      // For the benchmarks: when a narrow's list is first in the DOM, and the frame after (painted).
+      performance.mark("rookery:list-drawn", { detail: key });
+      requestAnimationFrame(() => performance.mark("rookery:list-painted", { detail: key }));
+    }
   });
 
   const check = () => {
@@ -161,7 +169,9 @@ export function Feed({ terms }: { terms: Term[] }) {
       <div class="scroller" ref={scroller} onScroll={onScroll}>
         {list && !list.foundOldest && lo === 0 && <p class="edge">Loading older messages…</p>}
         {list && list.foundOldest && lo === 0 && list.ids.length > 0 && <p class="edge">This is the start of the conversation.</p>}
-        <div class="rows">{body}</div>
+        <div class="rows" onClick={onContentClick}>
+          {body}
+        </div>
       </div>
     </section>
   );
@@ -179,18 +189,42 @@ function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChi
     const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
     if (conv !== prevConv || newDay) {
       out.push(
-        <div class="group-head" key={`bar-${m.id}`}>
+        <div class="group-head" key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
           <RecipientBar s={s} m={m} />
           <span class="day">{dayOf(s, m.timestamp)}</span>
         </div>,
       );
     }
     const showSender = conv !== prevConv || newDay || prev?.sender_id !== m.sender_id || m.timestamp - (prev?.timestamp ?? 0) > SAME_SENDER_GAP_S;
-    out.push(<MessageRow key={m.id} s={s} m={m} showSender={showSender} />);
+    out.push(<MessageRow key={m.id} s={s} m={m} showSender={showSender} selected={m.id === list.anchor && anchorOf(list.terms) !== null} />);
     prev = m;
     prevConv = conv;
   }
   return out;
+}
+
+/** Clicks inside server-rendered content: links to elsewhere open in a new tab; spoilers open and close. */
+function onContentClick(e: MouseEvent): void {
+  const target = e.target as HTMLElement | null;
+  const spoiler = target?.closest(".spoiler-header");
+  if (spoiler) {
+    spoiler.parentElement?.classList.toggle("open");
+    e.preventDefault();
+    return;
+  }
+  const link = target?.closest<HTMLAnchorElement>(".rendered a[href]");
+  if (!link) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || (!url.pathname.startsWith("/") && url.hash === "")) {
+    link.target = "_blank";
+    link.rel = "noopener noreferrer";
+  } else if (url.pathname === "/" && url.hash.startsWith("#narrow")) {
+    e.preventDefault();
+    location.hash = url.hash;
+  } else if (url.pathname.startsWith("/user_uploads/") || url.pathname.startsWith("/help/")) {
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
 }
 
 function nearBottom(box: HTMLElement): boolean {

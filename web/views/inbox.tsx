@@ -1,11 +1,11 @@
 import { markTopicRead } from "../api/messages.js";
 import { dmKeyIds, userName } from "../state/conversation.js";
 import { termsToHash } from "../state/narrow.js";
-import { state } from "../state/store.js";
+import { useStateOf } from "./select.js";
 
 /** Every conversation with unread messages: DMs first, then channels with their topics. */
 export function Inbox() {
-  const s = state.value;
+  const s = useStateOf((st) => [st.unread, st.streams, st.subs, st.users, st.realm]);
   if (!s) return null;
   document.title = `Inbox - ${String(s.realm.realm_name ?? "Rookery")}`;
   const dms = new Map<string, number>();

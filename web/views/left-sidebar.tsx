@@ -2,12 +2,13 @@ import { useEffect, useState } from "preact/hooks";
 import { fetchTopics } from "../api/messages.js";
 import { conversationKey, dmKeyIds, userName } from "../state/conversation.js";
 import { canonicalOperator, termsToHash } from "../state/narrow.js";
-import { route, state, unreadByStream, unreadCounts, update } from "../state/store.js";
+import { route, unreadByStream, unreadCounts, update } from "../state/store.js";
+import { useStateOf } from "./select.js";
 import type { State, Sub } from "../state/types.js";
 
 /** Views, channels (the open one with its topics), direct-message conversations. */
 export function LeftSidebar() {
-  const s = state.value;
+  const s = useStateOf((st) => [st.subs, st.streams, st.unread, st.mentions, st.starred, st.drafts, st.topics, st.recentDms, st.users]);
   if (!s) return null;
   const r = route.value;
   const totalUnread = s.unread.size;

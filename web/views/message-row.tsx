@@ -4,6 +4,9 @@ import { dmKeyOf, userName } from "../state/conversation.js";
 import { termsToHash } from "../state/narrow.js";
 import type { Message, Reaction, State } from "../state/types.js";
 import { MessageActions } from "./actions/message-actions.js";
+import { Avatar } from "./avatar.js";
+import { EchoStatus } from "./compose/compose.js";
+import { Widget } from "./widgets/widget.js";
 import { emojiChar, fullTimeOf, timeOf } from "./format.js";
 
 /** The bar above a conversation's run of messages: channel › topic, or the DM's people. */
@@ -11,9 +14,8 @@ export function RecipientBar({ s, m }: { s: State; m: Message }) {
   if (m.type === "stream") {
     const streamId = m.stream_id ?? 0;
     const name = s.streams.get(streamId)?.name ?? (typeof m.display_recipient === "string" ? m.display_recipient : "unknown");
-    const color = s.subs.get(streamId)?.color ?? "#c2c2c2";
     return (
-      <div class="recipient-bar" style={{ "--channel-color": color }}>
+      <div class="recipient-bar">
         <a class="channel" href={termsToHash([{ operator: "channel", operand: String(streamId) }], s)}>
           # {name}
         </a>
@@ -34,33 +36,41 @@ export function RecipientBar({ s, m }: { s: State; m: Message }) {
   );
 }
 
-type RowProps = { s: State; m: Message; showSender: boolean };
+/** The message's permalink: its conversation, near it (Zulip's form). */
+export function permalink(s: State, m: Message): string {
+  if (m.type === "stream") return termsToHash([{ operator: "channel", operand: String(m.stream_id ?? 0) }, { operator: "topic", operand: m.subject }, { operator: "near", operand: String(m.id) }], s);
+  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : [];
+  return termsToHash([{ operator: "dm", operand: dmKeyOf(ids, s.me) }, { operator: "near", operand: String(m.id) }], s);
+}
+
+type RowProps = { s: State; m: Message; showSender: boolean; selected: boolean };
 
 /** One message: sender (first of a run), time, server HTML as is, EDITED, reactions, star. */
 export class MessageRow extends Component<RowProps> {
   override shouldComponentUpdate(next: RowProps): boolean {
     const a = this.props;
-    return a.m !== next.m || a.showSender !== next.showSender || a.s.users !== next.s.users || a.s.realmEmoji !== next.s.realmEmoji;
+    return a.m !== next.m || a.showSender !== next.showSender || a.selected !== next.selected || a.s.users !== next.s.users || a.s.realmEmoji !== next.s.realmEmoji;
   }
 
-  override render({ s, m, showSender }: RowProps) {
+  override render({ s, m, showSender, selected }: RowProps) {
     const unread = !m.flags.includes("read");
     const starred = m.flags.includes("starred");
     const sender = s.users.get(m.sender_id);
     const name = sender?.full_name ?? m.sender_full_name;
     return (
-      <article class={`message${showSender ? " first" : ""}${unread ? " unread" : ""}${m.flags.some((f) => f.includes("mentioned")) ? " mentioned" : ""}`} data-id={m.id} aria-label={`${name}, ${timeOf(s, m.timestamp)}`}>
-        <div class="gutter">{showSender ? <img class="avatar" src={sender?.avatar_url ?? m.avatar_url ?? `/avatar/${m.sender_id}`} alt="" loading="lazy" width={36} height={36} /> : <time class="hover-time">{timeOf(s, m.timestamp)}</time>}</div>
+      <article class={`message${showSender ? " first" : ""}${selected ? " selected" : ""}${unread ? " unread" : ""}${m.flags.some((f) => f.includes("mentioned")) ? " mentioned" : ""}`} data-id={m.id} aria-label={`${name}, ${timeOf(s, m.timestamp)}`}>
+        <div class="gutter">{showSender ? <Avatar s={s} userId={m.sender_id} fallbackUrl={m.avatar_url} name={name} /> : <time class="hover-time">{timeOf(s, m.timestamp)}</time>}</div>
         <div class="body">
           {showSender && (
             <div class="sender-line">
               <span class="sender">{name}</span>
-              <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullTimeOf(s, m.timestamp)}>
-                {timeOf(s, m.timestamp)}
-              </time>
+              <a class="time" href={permalink(s, m)} title={fullTimeOf(s, m.timestamp)}>
+                <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{timeOf(s, m.timestamp)}</time>
+              </a>
             </div>
           )}
-          <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />
+          {m.submessages.length > 0 ? <Widget s={s} m={m} /> : <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />}
+          {m.echo ? <EchoStatus m={m} /> : null}
           {m.last_edit_timestamp ? <span class="edited" title={`Edited ${fullTimeOf(s, m.last_edit_timestamp)}`}>EDITED</span> : null}
           {m.reactions.length > 0 && <Reactions s={s} m={m} />}
         </div>

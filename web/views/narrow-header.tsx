@@ -1,5 +1,5 @@
 import { canonicalOperator } from "../state/narrow.js";
-import { state } from "../state/store.js";
+import { useStateOf } from "./select.js";
 import type { State, Term } from "../state/types.js";
 import { dmKeyIds, userName } from "../state/conversation.js";
 
@@ -24,7 +24,7 @@ export function describeNarrow(terms: readonly Term[], s: State): string {
 }
 
 export function NarrowHeader({ terms }: { terms: Term[] }) {
-  const s = state.value;
+  const s = useStateOf((st) => [st.streams, st.users, st.realm]);
   if (!s) return null;
   const title = describeNarrow(terms, s);
   const ch = terms.find((t) => canonicalOperator(t.operator) === "channel");

@@ -1,11 +1,12 @@
 import { conversationKey, dmKeyIds, userName } from "../state/conversation.js";
 import { termsToHash } from "../state/narrow.js";
-import { state, unreadCounts } from "../state/store.js";
+import { unreadCounts } from "../state/store.js";
+import { useStateOf } from "./select.js";
 import { ago } from "./format.js";
 
 /** Conversations by their newest message: channels' topics and DMs together. */
 export function Recent() {
-  const s = state.value;
+  const s = useStateOf((st) => [st.topics, st.recentDms, st.messages, st.subs, st.streams, st.users, st.unread, st.realm]);
   if (!s) return null;
   document.title = `Recent conversations - ${String(s.realm.realm_name ?? "Rookery")}`;
   const counts = unreadCounts.value;

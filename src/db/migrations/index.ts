@@ -15,8 +15,10 @@ import { m011ScheduledMessages } from "./011-scheduled-messages.js";
 import { m010RealmConfig } from "./010-realm-config.js";
 import { m017WelcomeBot } from "./017-welcome-bot.js";
 import { m016Attachments } from "./016-attachments.js";
+import { m018Sessions } from "./018-sessions.js";
 import { m021PasswordResets } from "./021-password-resets.js";
 import { m022OutgoingMail } from "./022-outgoing-mail.js";
+import { m023MessageImageUrls } from "./023-message-image-urls.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -36,6 +38,8 @@ export const migrations: Record<string, Migration> = {
   "010-realm-config": m010RealmConfig,
   "017-welcome-bot": m017WelcomeBot,
   "016-attachments": m016Attachments,
+  "018-sessions": m018Sessions,
   "021-password-resets": m021PasswordResets,
   "022-outgoing-mail": m022OutgoingMail,
+  "023-message-image-urls": m023MessageImageUrls,
 };

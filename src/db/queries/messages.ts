@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Insertable, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../index.js";
 import { unlinkAttachments } from "./attachments.js";
+import { deleteMessageImageUrls } from "./message-image-urls.js";
 import type { MessageTable } from "../schema.js";
 import { chunks, runInChunks, selectInChunks } from "../chunks.js";
 
@@ -223,9 +224,10 @@ export async function setUserMessageFlags(db: Db, userId: number, messageId: num
   await db.updateTable("user_message").set({ flags }).where("user_id", "=", userId).where("message_id", "=", messageId).execute();
 }
 
-/** Deletes messages with their per-user rows, reactions and submessages. */
+/** Deletes messages with their per-user rows, reactions, submessages and shown images. */
 export async function deleteMessages(db: Db, ids: readonly number[]): Promise<void> {
   await unlinkAttachments(db, ids);
+  await deleteMessageImageUrls(db, ids);
   await runInChunks(ids, async (slice) => {
     await db.deleteFrom("reaction").where("message_id", "in", slice).execute();
     await db.deleteFrom("submessage").where("message_id", "in", slice).execute();

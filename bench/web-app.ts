@@ -1,0 +1,279 @@
+/**
+ * The web app in Debian's Chromium, against an organisation of 1,000 users whose channel holds
+ * 10,000 messages (issue 23's figures):
+ *   cold load   — a fresh browser context opens the channel; time to the first message list
+ *                 painted, CPU throttled 4x through the DevTools protocol; beside it the same
+ *                 browser drawing a static page of the same 50 messages' HTML (first paint).
+ *   narrows     — switching between topics and back (to the list drawn).
+ *   scrolling   — from the newest to the oldest of all 10,000: frame times, long tasks, the most
+ *                 message rows ever in the DOM, the JS heap at the end.
+ *   idle tab    — main-thread CPU while the 1,000 users' presence changes, beside the same tab idle.
+ *
+ *   npx vite-node bench/web-app.ts
+ * ROOKERY_BENCH_SHORT=1: 100 users, 1,000 messages, one run of each.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import { buildApp, type App } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { RecipientType, recipientId } from "../src/db/queries/messages.js";
+import { buildWeb } from "../web/build.js";
+import { CHROMIUM, hasChromium, launch } from "../test/web/browser.js";
+import { basicAuth } from "./auth.js";
+import { benchOrganisation, type BenchUser } from "./org.js";
+import { SHORT } from "./short.js";
+
+const USERS = SHORT ? 100 : 1000;
+const MESSAGES = SHORT ? 1000 : 10_000;
+const TOPICS = 20;
+const RUNS = SHORT ? 1 : 5;
+const PASSWORD = "bench-password";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
+const verdict = (value: number, target: number, unit: string) => `(target ≤ ${target} ${unit}: ${value <= target ? "met" : "MISSED"})`;
+
+async function seed(app: App, owner: BenchUser, users: BenchUser[]): Promise<{ streamId: number }> {
+  const auth = basicAuth(owner.email, owner.key);
+  const res = await fetch(`${listening}/api/v1/users/me/subscriptions`, {
+    method: "POST",
+    headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ subscriptions: JSON.stringify([{ name: "bench", description: "Ten thousand messages" }]), principals: JSON.stringify(users.map((u) => u.id)) }),
+  });
+  if (res.status !== 200) throw new Error(`subscribe: ${await res.text()}`);
+  const stream = await app.ctx.db.selectFrom("stream").select("id").where("name", "=", "bench").executeTakeFirstOrThrow();
+  const realm = await app.ctx.db.selectFrom("user").select("realm_id").where("id", "=", owner.id).executeTakeFirstOrThrow();
+  const now = Math.floor(Date.now() / 1000) - MESSAGES * 30;
+  const words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
+  await app.ctx.store.write(async (tx) => {
+    const recipient = { id: await recipientId(tx, RecipientType.STREAM, stream.id) };
+    for (let start = 0; start < MESSAGES; start += 500) {
+      const rows = [];
+      for (let i = start; i < Math.min(MESSAGES, start + 500); i++) {
+        const sender = users[1 + (i % 40)] ?? owner;
+        const text = Array.from({ length: 6 + (i % 30) }, (_, k) => words[(i * 7 + k) % words.length]).join(" ");
+        const rendered = i % 10 === 0 ? `<p>${text}</p>\n<ul>\n<li>${words[i % 10]}</li>\n<li><code>item ${i}</code></li>\n</ul>` : `<p>${text} <strong>${i}</strong></p>`;
+        rows.push({ realm_id: realm.realm_id, sender_id: sender.id, stream_id: stream.id, topic: `topic ${i % TOPICS}`, dm_key: "", content: text, rendered_content: rendered, date_sent: now + i * 30, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "bench", recipient_id: recipient.id });
+      }
+      const ids = await tx.insertInto("message").values(rows).returning("id").execute();
+      await tx
+        .insertInto("user_message")
+        .values(ids.map((r) => ({ user_id: owner.id, message_id: r.id, flags: 1 })))
+        .execute();
+    }
+  });
+  return { streamId: stream.id };
+}
+
+/** The server's address (set once it listens). */
+let listening = "";
+
+/** A browser context with the owner's session cookie, logged in without loading the app (its cache stays cold). */
+async function loggedIn(browser: Browser, email: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1024 } });
+  const res = await context.request.post(`${listening}/login/`, { form: { username: email, password: PASSWORD }, headers: { origin: listening }, maxRedirects: 0 });
+  if (res.status() !== 302) throw new Error(`login: ${res.status()} ${await res.text()}`);
+  return context;
+}
+
+async function throttle(page: Page, rate: number): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate });
+  return cdp;
+}
+
+/** Waits for the app's n-th "list painted" mark and returns its time (ms since navigation start). */
+async function painted(page: Page, n = 1): Promise<number> {
+  await page.waitForFunction((count) => performance.getEntriesByName("rookery:list-painted").length >= count, n, { timeout: 60000, polling: 10 });
+  return page.evaluate((count) => performance.getEntriesByName("rookery:list-painted")[count - 1]?.startTime ?? NaN, n);
+}
+
+async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, staticHtml: string): Promise<void> {
+  const app: number[] = [];
+  const baseline: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const context = await loggedIn(browser, owner.email);
+    const page = await context.newPage();
+    await throttle(page, 4);
+    await page.goto(`${listening}/#narrow/channel/${streamId}-bench`);
+    app.push(await painted(page));
+    if (process.env.ROOKERY_BENCH_DEBUG) {
+      console.log(
+        await page.evaluate(() =>
+          JSON.stringify([
+            ...performance.getEntriesByType("navigation").map((e) => ["nav", Math.round((e as PerformanceNavigationTiming).responseEnd), Math.round((e as PerformanceNavigationTiming).domContentLoadedEventEnd)]),
+            ...performance.getEntriesByType("resource").map((e) => [e.name.replace(location.origin, ""), Math.round(e.startTime), Math.round((e as PerformanceResourceTiming).responseEnd)]),
+            ...performance.getEntriesByType("mark").map((e) => [e.name, Math.round(e.startTime)]),
+          ]),
+        ),
+      );
+    }
+    await context.close();
+
+    const plain = await browser.newContext({ viewport: { width: 1400, height: 1024 } });
+    const staticPage = await plain.newPage();
+    await throttle(staticPage, 4);
+    await staticPage.route(`${listening}/bench-static.html`, (route) => route.fulfill({ contentType: "text/html", body: staticHtml }));
+    await staticPage.goto(`${listening}/bench-static.html`);
+    await staticPage.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { polling: 10 });
+    baseline.push(await staticPage.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN));
+    await plain.close();
+  }
+  const a = median(app);
+  const b = median(baseline);
+  console.log(`cold load, CPU 4x slower: first message list painted  median ${a.toFixed(0)} ms  ${verdict(a, 300, "ms")}`);
+  console.log(`  baseline: static page of the same 50 messages' HTML  median ${b.toFixed(0)} ms  (app/static ${(a / b).toFixed(2)}x)`);
+}
+
+async function switching(page: Page, streamId: number): Promise<void> {
+  const hashes = [0, 1, 2, 3, 4].map((t) => `#narrow/channel/${streamId}-bench/topic/topic.20${t}`);
+  hashes.push(`#narrow/channel/${streamId}-bench`, "#feed");
+  const first: number[] = [];
+  const again: number[] = [];
+  const marks = async () => page.evaluate(() => performance.getEntriesByName("rookery:list-painted").length);
+  for (const round of [first, again]) {
+    for (const hash of hashes) {
+      if (round === again) {
+        // A list drawn before is marked again only when its narrow is opened afresh.
+        await page.evaluate(() => (location.hash = "#inbox"));
+        await page.locator(".inbox").waitFor();
+      }
+      const before = await marks();
+      const t = await page.evaluate((h) => {
+        const t0 = performance.now();
+        location.hash = h;
+        return t0;
+      }, hash);
+      const at = await painted(page, before + 1);
+      round.push(at - t);
+    }
+  }
+  const m1 = median(first);
+  const m2 = median(again);
+  console.log(`switching narrows (first visit, messages fetched)  median ${m1.toFixed(0)} ms  max ${Math.max(...first).toFixed(0)} ms  ${verdict(m1, 100, "ms")}`);
+  console.log(`switching narrows (visited before)                  median ${m2.toFixed(0)} ms  max ${Math.max(...again).toFixed(0)} ms  ${verdict(m2, 100, "ms")}`);
+}
+
+async function scrolling(page: Page, streamId: number): Promise<void> {
+  await page.evaluate((h) => (location.hash = h), `#narrow/channel/${streamId}-bench`);
+  await page.locator(".feed .message").first().waitFor();
+  const result = await page.evaluate(async (total) => {
+    const box = document.querySelector<HTMLElement>(".feed .scroller");
+    if (!box) throw new Error("no scroller");
+    const frames: number[] = [];
+    const longTasks: number[] = [];
+    let maxRows = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longTasks.push(e.duration);
+    }).observe({ type: "longtask", buffered: false });
+    let last = performance.now();
+    const seen = new Set<string>();
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      const step = () => {
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+        const rows = box.querySelectorAll(".message");
+        maxRows = Math.max(maxRows, rows.length);
+        for (const r of rows) seen.add(r.getAttribute("data-id") ?? "");
+        const atStart = box.querySelector(".edge")?.textContent?.startsWith("This is the start") === true && box.scrollTop === 0;
+        if ((atStart && seen.size >= total) || now - started > 240000) return resolve();
+        box.scrollTop -= 400;
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
+  }, MESSAGES);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+  const frameP95 = p95(result.frames);
+  const longest = Math.max(0, ...result.longTasks);
+  console.log(`scrolling all ${result.seen} messages (${result.frames.length} frames, ${result.seconds.toFixed(1)} s): p95 frame ${frameP95.toFixed(1)} ms ${verdict(frameP95, 16.7, "ms")}`);
+  console.log(`  longest task ${longest.toFixed(0)} ms ${verdict(longest, 50, "ms")}, ${result.longTasks.length} tasks over 50 ms; most rows in the DOM ${result.maxRows} ${verdict(result.maxRows, 300, "rows")}`);
+  console.log(`  JS heap after scrolling ${(usedSize / 1048576).toFixed(1)} MB ${verdict(usedSize / 1048576, 50, "MB")}`);
+}
+
+async function idle(page: Page, users: BenchUser[]): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const taskSeconds = async () => {
+    const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
+    return metrics.find((m) => m.name === "TaskDuration")?.value ?? 0;
+  };
+  const window = SHORT ? 3000 : 10000;
+  const measure = async (during: () => Promise<void>) => {
+    const t0 = await taskSeconds();
+    const w0 = performance.now();
+    await Promise.all([during(), new Promise((r) => setTimeout(r, window))]);
+    return ((await taskSeconds()) - t0) / ((performance.now() - w0) / 1000);
+  };
+  const quiet = await measure(async () => {});
+  let sent = 0;
+  const busy = await measure(async () => {
+    // Every user goes active then idle: two presence changes each, spread over the window.
+    const gap = window / 2 / users.length;
+    for (const status of ["active", "idle"]) {
+      for (let i = 0; i < users.length; i += 20) {
+        await Promise.all(
+          users.slice(i, i + 20).map((u) =>
+            fetch(`${listening}/api/v1/users/me/presence`, { method: "POST", headers: { authorization: basicAuth(u.email, u.key), "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ status, new_user_input: "true" }) }).then(() => {
+              sent += 1;
+            }),
+          ),
+        );
+        await new Promise((r) => setTimeout(r, gap * 20));
+      }
+    }
+  });
+  console.log(`idle tab while ${users.length} users' presence changes (${sent} updates): main-thread CPU ${(busy * 100).toFixed(2)}% ${verdict(busy * 100, 1, "%")}`);
+  console.log(`  baseline: the same tab with nothing happening ${(quiet * 100).toFixed(2)}%`);
+}
+
+async function main(): Promise<void> {
+  if (!hasChromium) {
+    console.log(`bench/web-app skipped: no Chromium at ${CHROMIUM}`);
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-web-"));
+  const webDir = path.join(dir, "web");
+  const built = await buildWeb(webDir);
+  const config = { ...loadConfig({}), dataDir: dir, databaseUrl: `sqlite:${path.join(dir, "bench.sqlite3")}`, logLevel: "warn", rateLimitPerMinute: 0, anonRateLimitPerMinute: 0, webDir };
+  const app = await buildApp(config, { logger: pino({ level: "warn" }) });
+  listening = await app.http.listen({ host: "127.0.0.1", port: 0 });
+  await app.listening(listening);
+  let browser: Browser | undefined;
+  try {
+    const users = await benchOrganisation(app, USERS, Date.now());
+    const owner = users[0];
+    if (!owner) throw new Error("no owner");
+    const { streamId } = await seed(app, owner, users);
+    const newest = await app.ctx.db.selectFrom("message").select("rendered_content").where("stream_id", "=", streamId).orderBy("id", "desc").limit(50).execute();
+    const staticHtml = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/static/${built.manifest["app.css"]}"></head><body>${newest
+      .reverse()
+      .map((m) => `<article class="message"><div class="body"><div class="content rendered">${m.rendered_content}</div></div></article>`)
+      .join("")}</body></html>`;
+    console.log(`web app: ${USERS} users, ${MESSAGES} messages in one channel; first-load JS ${(built.firstLoadJsGzip / 1024).toFixed(1)} KB gzipped`);
+    browser = await launch();
+    await coldLoad(browser, owner, streamId, staticHtml);
+    const context = await loggedIn(browser, owner.email);
+    const page = await context.newPage();
+    await page.goto(`${listening}/#inbox`);
+    await page.locator(".inbox").waitFor();
+    await switching(page, streamId);
+    await scrolling(page, streamId);
+    await page.evaluate(() => (location.hash = "#inbox"));
+    await idle(page, users.slice(1));
+  } finally {
+    await browser?.close();
+    await app.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { doExtendSession, SESSION_LIFETIME_MS } from "../actions/sessions.js";
+import type { AppContext } from "../context.js";
+import { escapeHtml, html, page } from "../http/pages.js";
+import { clearSessionCookie, findSession, setSessionCookie } from "../http/session.js";
+
+/** A session seen on the app page with less than this left of its lifetime is extended. */
+const EXTEND_AFTER_MS = 86_400_000;
+
+/**
+ * The web app as the server serves it: the app page at `/` for a signed-in browser (else the
+ * login page), its built files under `/static/`, `/favicon.ico`, and `/help/…` (Zulip's help
+ * centre until Rookery has its own).
+ */
+export function registerWebRoutes(http: FastifyInstance, ctx: AppContext): void {
+  http.get("/", (request, reply) => appPage(ctx, request, reply));
+  http.get("/static/*", async (request, reply) => {
+    await ctx.web.send(request, reply, (request.params as Record<string, string | undefined>)["*"] ?? "");
+    // The reply, not undefined: the file is still streaming out when this resolves.
+    return reply;
+  });
+  http.get("/favicon.ico", async (_request, reply) => {
+    const url = await ctx.web.url("favicon.svg");
+    if (url === undefined) return reply.code(404).type("text/plain").send("Not Found\n");
+    return reply.redirect(url, 302);
+  });
+  for (const url of ["/help", "/help/*"]) {
+    http.get(url, (request, reply) => {
+      const rest = (request.params as Record<string, string | undefined>)["*"] ?? "";
+      const at = request.url.indexOf("?");
+      return reply.redirect(`https://zulip.com/help/${rest}${at < 0 ? "" : request.url.slice(at)}`, 302);
+    });
+  }
+}
+
+async function appPage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const manifest = await ctx.web.manifest();
+  const script = manifest?.["app.js"];
+  const style = manifest?.["app.css"];
+  if (!manifest || script === undefined || style === undefined) {
+    const body = "<p>The web app is not built: run <code>npm run build</code>, then reload this page.</p>";
+    return html(reply, 503, page("Rookery is not ready", body));
+  }
+  const found = await findSession(ctx, request);
+  const user = found && (await ctx.users.get(found.row.user_id));
+  const realm = user && (await ctx.realms.get(user.realm_id));
+  if (!found || !user || !realm || !user.is_active || realm.deactivated) {
+    if (found) clearSessionCookie(ctx, reply);
+    return reply.header("Cache-Control", "no-store").redirect("/login/", 302);
+  }
+  // A browser that keeps coming back stays signed in: its session is extended, at most daily.
+  if (found.row.expires_at - ctx.clock.now() < SESSION_LIFETIME_MS - EXTEND_AFTER_MS) {
+    setSessionCookie(ctx, reply, found.cookie, await doExtendSession(ctx, found.digest, user.id));
+  }
+  const favicon = manifest["favicon.svg"];
+  const document = [
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${escapeHtml(realm.name)}</title><meta name="csrf-token" content="${escapeHtml(found.row.csrf_token)}">`,
+    favicon === undefined ? "" : `<link rel="icon" href="/static/${escapeHtml(favicon)}">`,
+    `<link rel="stylesheet" href="/static/${escapeHtml(style)}"><script type="module" src="/static/${escapeHtml(script)}"></script></head>`,
+    `<body><div id="app"></div></body></html>`,
+  ].join("");
+  return html(reply, 200, document);
+}

@@ -1,0 +1,105 @@
+/**
+ * The message feed in Chromium over 700 messages: it opens at the first unread, marks messages read
+ * as they scroll into view (counts fall), keeps at most 300 rows in the DOM while scrolling to the
+ * oldest and back to the newest, and sticks to the bottom when a message arrives there.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildWeb } from "../../web/build.js";
+import { startServer, type TestServer } from "../harness/server.js";
+import { NO_CHROMIUM, hasChromium, launch, logIn, openPage } from "./browser.js";
+
+if (!hasChromium) console.log(NO_CHROMIUM);
+const COUNT = 700;
+
+describe.skipIf(!hasChromium)("the message feed's window", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let channelId = 0;
+  let ids: number[] = [];
+  const errors: string[] = [];
+  const webDir = mkdtempSync(path.join(tmpdir(), "rookery-web-feed-"));
+
+  beforeAll(async () => {
+    await buildWeb(webDir);
+    server = await startServer({ webDir });
+    const othello = server.as("othello");
+    await othello.post("/users/me/subscriptions", { subscriptions: [{ name: "Verona" }], principals: [server.users.hamlet.id, server.users.othello.id] });
+    channelId = Number((await othello.get("/get_stream_id", { stream: "Verona" })).body.stream_id);
+    for (let i = 0; i < COUNT; i++) {
+      const res = await othello.post("/messages", { type: "stream", to: channelId, topic: `act ${Math.floor(i / 100)}`, content: `Line ${i} of the play.` });
+      ids.push(Number(res.body.id));
+    }
+    // Hamlet has read all but the last 20.
+    await server.as("hamlet").post("/messages/flags", { messages: ids.slice(0, COUNT - 20), op: "add", flag: "read" });
+    browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1024 } });
+    page = await openPage(context, errors);
+    await logIn(page, server.url, server.users.hamlet.delivery_email, server.password);
+  }, 120000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(webDir, { recursive: true, force: true });
+    ids = [];
+  });
+
+  const rowCount = () => page.locator(".feed .message").count();
+  const channelCount = () => page.locator("nav.left .channels a", { hasText: "Verona" }).locator(".count");
+
+  it("opens at the first unread and marks what is seen as read", async () => {
+    expect(await channelCount().textContent()).toBe("20");
+    await page.getByRole("link", { name: "Verona" }).first().click();
+    await page.locator(`.message[data-id="${ids[COUNT - 20]}"]`).waitFor();
+    await page.locator(".feed .scroller").evaluate((box) => (box.scrollTop = box.scrollHeight));
+    await expect.poll(() => channelCount().count(), { timeout: 10000 }).toBe(0);
+  });
+
+  it("scrolls to the oldest and back with at most 300 rows in the DOM", async () => {
+    const seen = new Set<string>();
+    let most = 0;
+    for (let i = 0; i < 400; i++) {
+      const state = await page.locator(".feed .scroller").evaluate((box) => {
+        box.scrollTop = Math.max(0, box.scrollTop - 2500);
+        const rows = [...box.querySelectorAll(".message")].map((r) => r.getAttribute("data-id") ?? "");
+        return { rows, top: box.scrollTop, start: box.querySelector(".edge")?.textContent ?? "" };
+      });
+      for (const id of state.rows) seen.add(id);
+      most = Math.max(most, state.rows.length);
+      if (state.top === 0 && state.start.startsWith("This is the start") && seen.size >= COUNT) break;
+      await page.waitForTimeout(30);
+    }
+    expect(seen.size).toBe(COUNT);
+    expect(most).toBeLessThanOrEqual(300);
+    expect(await page.locator(`.message[data-id="${ids[0]}"]`).count()).toBe(1);
+    for (let i = 0; i < 400; i++) {
+      const bottom = await page.locator(".feed .scroller").evaluate((box) => {
+        box.scrollTop += 2500;
+        return box.scrollHeight - box.scrollTop - box.clientHeight < 2;
+      });
+      most = Math.max(most, await rowCount());
+      if (bottom && (await page.locator(`.message[data-id="${ids[COUNT - 1]}"]`).count()) === 1) break;
+      await page.waitForTimeout(30);
+    }
+    expect(most).toBeLessThanOrEqual(300);
+    expect(await page.locator(`.message[data-id="${ids[COUNT - 1]}"]`).count()).toBe(1);
+  }, 60000);
+
+  it("a new message at the bottom is scrolled into view", async () => {
+    const res = await server.as("othello").post("/messages", { type: "stream", to: channelId, topic: "act 6", content: "Exeunt." });
+    const row = page.locator(`.message[data-id="${Number(res.body.id)}"]`);
+    await row.waitFor();
+    await expect.poll(() => row.evaluate((el) => {
+      const box = el.closest(".scroller")?.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return box !== undefined && r.bottom <= box.bottom + 1 && r.top >= box.top;
+    })).toBe(true);
+    expect(await rowCount()).toBeLessThanOrEqual(300);
+    expect(errors).toEqual([]);
+  });
+});
