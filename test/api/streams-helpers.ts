@@ -10,7 +10,7 @@ import type { TestServer } from "../harness/server.js";
  * Creates channels as `who` and subscribes `principals` (ids; `who` when none), as Zulip's tests'
  * make_stream and subscribe do: through the actions, without Notification Bot's creation notices
  * (test/api/channel-creation-notices.test.ts covers those, through POST /users/me/subscriptions).
- * Takes that endpoint's parameters; returns the channels' ids by name.
+ * Takes that endpoint's parameters (and `description`, for every channel); returns their ids by name.
  */
 export async function createStreams(
   server: TestServer,
@@ -22,7 +22,7 @@ export async function createStreams(
   const actor = typeof who === "string" ? server.users[who] : who;
   const principals = (extra.principals ?? [actor.id]) as number[];
   const spec = {
-    description: "",
+    description: typeof extra.description === "string" ? extra.description : "",
     inviteOnly: extra.invite_only === true,
     isWebPublic: extra.is_web_public === true,
     historyPublicToSubscribers: typeof extra.history_public_to_subscribers === "boolean" ? extra.history_public_to_subscribers : null,
