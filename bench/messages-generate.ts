@@ -16,7 +16,7 @@ import { checkCreateUser } from "../src/actions/users.js";
 import { createContext } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
-import { Role } from "../src/lib/roles.js";
+import { Role } from "../src/lib/users/roles.js";
 import { newStreamEmailToken } from "../src/base/secrets.js";
 import { MESSAGES_FILE, sized } from "./short.js";
 

@@ -19,7 +19,7 @@ import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { registerSearchText } from "../src/db/search-text.js";
-import { Role } from "../src/lib/roles.js";
+import { Role } from "../src/lib/users/roles.js";
 import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { sized } from "./short.js";

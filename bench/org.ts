@@ -2,7 +2,7 @@ import type { App } from "../src/app.js";
 import { createRealm } from "../src/actions/realms.js";
 import { insertUser } from "../src/db/queries/users.js";
 import { randomToken } from "../src/base/secrets.js";
-import { initialSettingsFor } from "../src/lib/settings.js";
+import { initialSettingsFor } from "../src/lib/users/settings.js";
 
 /** A user of a benchmark's organisation and its credentials. */
 export interface BenchUser {

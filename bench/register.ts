@@ -18,7 +18,7 @@ import { createRealm } from "../src/actions/realms.js";
 import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { Role } from "../src/lib/roles.js";
+import { Role } from "../src/lib/users/roles.js";
 import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";

@@ -16,7 +16,7 @@ import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { UserRow } from "../src/db/queries/users.js";
-import { Role } from "../src/lib/roles.js";
+import { Role } from "../src/lib/users/roles.js";
 import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
 

@@ -8,7 +8,7 @@
  * ROOKERY_BENCH_SHORT=1: 10 groups, 30 users, 1-second runs.
  */
 import { checkCreateUser } from "../src/actions/users.js";
-import { Role } from "../src/lib/roles.js";
+import { Role } from "../src/lib/users/roles.js";
 import { startServer } from "../test/harness/server.js";
 import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";

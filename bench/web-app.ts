@@ -56,7 +56,7 @@ async function seed(app: App, owner: BenchUser, users: BenchUser[]): Promise<{ s
         const sender = users[1 + (i % 40)] ?? owner;
         const text = Array.from({ length: 6 + (i % 30) }, (_, k) => words[(i * 7 + k) % words.length]).join(" ");
         const rendered = i % 10 === 0 ? `<p>${text}</p>\n<ul>\n<li>${words[i % 10]}</li>\n<li><code>item ${i}</code></li>\n</ul>` : `<p>${text} <strong>${i}</strong></p>`;
-        rows.push({ realm_id: realm.realm_id, sender_id: sender.id, stream_id: stream.id, topic: `topic ${i % TOPICS}`, dm_key: "", content: text, rendered_content: rendered, date_sent: now + i * 30, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "bench", recipient_id: recipient.id });
+        rows.push({ realm_id: realm.realm_id, sender_id: sender.id, stream_id: stream.id, topic: `topic ${Math.floor(i / 10) % TOPICS}`, dm_key: "", content: text, rendered_content: rendered, date_sent: now + i * 30, last_edit_time: null, edit_history: null, has_link: 0, has_image: 0, has_attachment: 0, is_me_message: 0, client: "bench", recipient_id: recipient.id });
       }
       const ids = await tx.insertInto("message").values(rows).returning("id").execute();
       await tx
@@ -91,15 +91,35 @@ async function painted(page: Page, n = 1): Promise<number> {
   return page.evaluate((count) => performance.getEntriesByName("rookery:list-painted")[count - 1]?.startTime ?? NaN, n);
 }
 
+type Profile = { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[] };
+
+/** The functions with the most self time in a CPU profile (ROOKERY_BENCH_PROFILE=1). */
+function printProfile(profile: Profile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)?.callFrame;
+    const key = f ? `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber}` : "?";
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  for (const [k, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
+}
+
 async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, staticHtml: string): Promise<void> {
   const app: number[] = [];
   const baseline: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const context = await loggedIn(browser, owner.email);
     const page = await context.newPage();
-    await throttle(page, 4);
+    const cdp = await throttle(page, 4);
+    if (process.env.ROOKERY_BENCH_PROFILE) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+    }
     await page.goto(`${listening}/#narrow/channel/${streamId}-bench`);
     app.push(await painted(page));
+    if (process.env.ROOKERY_BENCH_PROFILE) printProfile(((await cdp.send("Profiler.stop")) as { profile: Profile }).profile);
     if (process.env.ROOKERY_BENCH_DEBUG) {
       console.log(
         await page.evaluate(() =>
@@ -157,9 +177,39 @@ async function switching(page: Page, streamId: number): Promise<void> {
   console.log(`switching narrows (visited before)                  median ${m2.toFixed(0)} ms  max ${Math.max(...again).toFixed(0)} ms  ${verdict(m2, 100, "ms")}`);
 }
 
-async function scrolling(page: Page, streamId: number): Promise<void> {
+/** p95 frame time scrolling a static page of `html` rows up by 400 px a frame, `frames` times (the floor on this machine). */
+async function staticScroll(page: Page, html: string, frames: number): Promise<number> {
+  await page.route(`${listening}/bench-scroll.html`, (route) => route.fulfill({ contentType: "text/html", body: html }));
+  await page.goto(`${listening}/bench-scroll.html`);
+  const times = await page.evaluate(async (n) => {
+    const out: number[] = [];
+    window.scrollTo(0, document.body.scrollHeight);
+    let last = performance.now();
+    await new Promise<void>((resolve) => {
+      const step = () => {
+        const now = performance.now();
+        out.push(now - last);
+        last = now;
+        if (out.length > n) return resolve();
+        if (window.scrollY < 500) window.scrollTo(0, document.body.scrollHeight);
+        else window.scrollBy(0, -400);
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    return out.slice(1);
+  }, frames);
+  return p95(times);
+}
+
+async function scrolling(page: Page, streamId: number, staticRows: string): Promise<void> {
   await page.evaluate((h) => (location.hash = h), `#narrow/channel/${streamId}-bench`);
   await page.locator(".feed .message").first().waitFor();
+  const profiler = process.env.ROOKERY_BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send("Profiler.enable");
+    await profiler.send("Profiler.start");
+  }
   const result = await page.evaluate(async (total) => {
     const box = document.querySelector<HTMLElement>(".feed .scroller");
     if (!box) throw new Error("no scroller");
@@ -189,6 +239,7 @@ async function scrolling(page: Page, streamId: number): Promise<void> {
     });
     return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
   }, MESSAGES);
+  if (profiler) printProfile(((await profiler.send("Profiler.stop")) as { profile: Profile }).profile);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
@@ -197,6 +248,8 @@ async function scrolling(page: Page, streamId: number): Promise<void> {
   console.log(`scrolling all ${result.seen} messages (${result.frames.length} frames, ${result.seconds.toFixed(1)} s): p95 frame ${frameP95.toFixed(1)} ms ${verdict(frameP95, 16.7, "ms")}`);
   console.log(`  longest task ${longest.toFixed(0)} ms ${verdict(longest, 50, "ms")}, ${result.longTasks.length} tasks over 50 ms; most rows in the DOM ${result.maxRows} ${verdict(result.maxRows, 300, "rows")}`);
   console.log(`  JS heap after scrolling ${(usedSize / 1048576).toFixed(1)} MB ${verdict(usedSize / 1048576, 50, "MB")}`);
+  const floor = await staticScroll(page, staticRows, result.frames.length);
+  console.log(`  baseline: the same browser scrolling a static page of 300 such rows: p95 frame ${floor.toFixed(1)} ms (app/static ${(frameP95 / floor).toFixed(2)}x)`);
 }
 
 async function idle(page: Page, users: BenchUser[]): Promise<void> {
@@ -242,7 +295,7 @@ async function main(): Promise<void> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-web-"));
   const webDir = path.join(dir, "web");
-  const built = await buildWeb(webDir);
+  const built = await buildWeb(webDir, { minify: !process.env.ROOKERY_BENCH_PROFILE });
   const config = { ...loadConfig({}), dataDir: dir, databaseUrl: `sqlite:${path.join(dir, "bench.sqlite3")}`, logLevel: "warn", rateLimitPerMinute: 0, anonRateLimitPerMinute: 0, webDir };
   const app = await buildApp(config, { logger: pino({ level: "warn" }) });
   listening = await app.http.listen({ host: "127.0.0.1", port: 0 });
@@ -253,22 +306,26 @@ async function main(): Promise<void> {
     const owner = users[0];
     if (!owner) throw new Error("no owner");
     const { streamId } = await seed(app, owner, users);
-    const newest = await app.ctx.db.selectFrom("message").select("rendered_content").where("stream_id", "=", streamId).orderBy("id", "desc").limit(50).execute();
-    const staticHtml = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/static/${built.manifest["app.css"]}"></head><body>${newest
-      .reverse()
-      .map((m) => `<article class="message"><div class="body"><div class="content rendered">${m.rendered_content}</div></div></article>`)
-      .join("")}</body></html>`;
+    const newest = await app.ctx.db.selectFrom("message").select("rendered_content").where("stream_id", "=", streamId).orderBy("id", "desc").limit(300).execute();
+    const page = (rows: typeof newest) =>
+      `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="/static/${built.manifest["app.css"]}"></head><body>${[...rows]
+        .reverse()
+        .map((m) => `<article class="message"><div class="body"><div class="content rendered">${m.rendered_content}</div></div></article>`)
+        .join("")}</body></html>`;
+    const staticHtml = page(newest.slice(0, 50));
+    const staticRows = page(newest);
     console.log(`web app: ${USERS} users, ${MESSAGES} messages in one channel; first-load JS ${(built.firstLoadJsGzip / 1024).toFixed(1)} KB gzipped`);
     browser = await launch();
     await coldLoad(browser, owner, streamId, staticHtml);
     const context = await loggedIn(browser, owner.email);
-    const page = await context.newPage();
-    await page.goto(`${listening}/#inbox`);
-    await page.locator(".inbox").waitFor();
-    await switching(page, streamId);
-    await scrolling(page, streamId);
-    await page.evaluate(() => (location.hash = "#inbox"));
-    await idle(page, users.slice(1));
+    const tab = await context.newPage();
+    await tab.goto(`${listening}/#inbox`);
+    await tab.locator(".inbox").waitFor();
+    await switching(tab, streamId);
+    await scrolling(tab, streamId, staticRows);
+    await tab.goto(`${listening}/#inbox`);
+    await tab.locator(".inbox").waitFor();
+    await idle(tab, users.slice(1));
   } finally {
     await browser?.close();
     await app.close();

@@ -7,7 +7,9 @@ import type { Config } from "./config.js";
 import type { AppContext } from "./context.js";
 import { openStore } from "./db/index.js";
 import { localBus, type EventBus } from "./events/bus.js";
-import { applyChanges } from "./events/changes.js";
+import { applyChanges } from "./caches/apply.js";
+import { AlertWordCache } from "./caches/alert-words.js";
+import { compileLinkifier } from "./lib/realm/linkifiers.js";
 import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./base/errors.js";
@@ -16,11 +18,11 @@ import { registerEndpoints, sendError } from "./http/router.js";
 import { RateLimiter } from "./base/rate-limit.js";
 import { multipartLimits, streamingBodies } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
-import { GroupCache } from "./lib/group-cache.js";
-import { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
-import { RealmCache } from "./lib/realm-cache.js";
-import { SessionCache } from "./lib/session-cache.js";
-import { UserCache } from "./lib/user-cache.js";
+import { GroupCache } from "./caches/groups.js";
+import { LinkifierCache } from "./caches/linkifiers.js";
+import { RealmCache } from "./caches/realms.js";
+import { UserCache } from "./caches/users.js";
+import { SessionCache } from "./caches/sessions.js";
 import { createMailer } from "./mail.js";
 import { DueTimer, everyInterval } from "./base/due-timer.js";
 import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
@@ -31,7 +33,7 @@ import { LocalFileStore } from "./uploads/storage.js";
 import { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
 import { ImageProxy, IMAGE_PROXY_CONCURRENCY, IMAGE_PROXY_MAX_REDIRECTS, IMAGE_PROXY_MAX_WAITING, type Resolver } from "./uploads/image-proxy.js";
 import { allEndpoints } from "./routes/index.js";
-import { flushPresence } from "./lib/presence.js";
+import { PresenceStore } from "./caches/presence.js";
 import { registerEmailChangeRoutes } from "./routes/email-change.js";
 import { registerEmojiDataRoute } from "./routes/emoji-data.js";
 import { registerLoadingImageRoute } from "./routes/loading-image.js";
@@ -90,18 +92,21 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   // Loaded only in cluster mode: one process never pays for the Redis client.
   const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues, clock);
   if (cluster) queues.idOwner = cluster.processId;
+  const bus = options.bus ?? cluster?.bus ?? localBus();
   const ctx: AppContext = {
     config,
     store,
     db: store.db,
     log,
     clock,
-    bus: options.bus ?? cluster?.bus ?? localBus(),
+    bus,
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
     sessions: new SessionCache(store.db),
     groups: new GroupCache(store.db),
-    linkifiers: new LinkifierCache(store.db),
+    linkifiers: new LinkifierCache(store.db, compileLinkifier),
+    alertWords: new AlertWordCache(store.db),
+    presence: new PresenceStore({ store, db: store.db, bus, log, cluster }),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
@@ -274,7 +279,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // A connection still sending its last answer (a file streaming out) is not idle when closing
       // starts; it is closed as soon as it is, not after the 72 s keep-alive.
       await closeHttp(http);
-      await flushPresence(ctx);
+      await ctx.presence.flush();
       await store.close();
     },
   };
@@ -302,7 +307,7 @@ async function closeClusterMember(http: FastifyInstance, ctx: AppContext): Promi
   await ctx.cluster?.bus.stop();
   ctx.queues.stop();
   await ctx.cluster?.stop(() => ctx.queues.save());
-  await flushPresence(ctx);
+  await ctx.presence.flush();
   await ctx.store.close();
 }
 

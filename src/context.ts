@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Caches } from "./caches/index.js";
 import type { Clock } from "./base/clock.js";
 import type { Config } from "./config.js";
 import type { Db, Store } from "./db/index.js";
@@ -8,11 +9,6 @@ import type { Cluster } from "./cluster/cluster.js";
 import type { EventBus } from "./events/bus.js";
 import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
-import type { GroupCache } from "./lib/group-cache.js";
-import type { RealmCache } from "./lib/realm-cache.js";
-import type { SessionCache } from "./lib/session-cache.js";
-import type { LinkifierCache } from "./lib/realm-config/linkifier-cache.js";
-import type { UserCache } from "./lib/user-cache.js";
 import type { Mailer } from "./mail.js";
 import type { Metrics } from "./base/metrics.js";
 import type { WebAssets } from "./http/static-files.js";
@@ -22,21 +18,13 @@ import type { ThumbnailQueue } from "./uploads/thumbnail-queue.js";
 import type { ImageProxy } from "./uploads/image-proxy.js";
 
 /** Everything a request needs from the server, built once by buildApp; no globals. */
-export interface AppContext {
+export interface AppContext extends Caches {
   config: Config;
   store: Store;
   db: Db;
   log: Logger;
   clock: Clock;
   bus: EventBus;
-  users: UserCache;
-  realms: RealmCache;
-  /** Browser sessions by cookie digest; actions that end sessions invalidate them after their commit. */
-  sessions: SessionCache;
-  /** Each realm's user groups, kept current from committed user_group events on `bus`. */
-  groups: GroupCache;
-  /** Each realm's linkifiers compiled for the renderer; the linkifier actions drop a realm after their commit. */
-  linkifiers: LinkifierCache;
   mailer: Mailer;
   /** The event queues of this process (POST /register, GET /events), fed by `bus`. */
   queues: QueueRegistry;

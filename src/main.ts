@@ -22,9 +22,9 @@ import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
 import { ApiError } from "./base/errors.js";
-import { ROLE_NAMES } from "./lib/roles.js";
+import { ROLE_NAMES } from "./lib/users/roles.js";
 import { randomToken } from "./base/secrets.js";
-import { checkFullName } from "./lib/users.js";
+import { checkFullName } from "./lib/users/users.js";
 import { serve } from "./server.js";
 import { isWorker, serveWorkers } from "./cluster/workers.js";
 

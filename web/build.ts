@@ -34,7 +34,7 @@ const STALE_MS = 10 * 60 * 1000;
  * Builds the web app into `outdir` and returns what it wrote. Names are content hashes, so builds
  * running at once write the same bytes; manifest.json is replaced atomically, last.
  */
-export async function buildWeb(outdir = join(root, "dist/web")): Promise<WebBuild> {
+export async function buildWeb(outdir = join(root, "dist/web"), options: { minify?: boolean } = {}): Promise<WebBuild> {
   mkdirSync(outdir, { recursive: true });
   const startedAt = Date.now();
   const manifest: Record<string, string> = {};
@@ -59,7 +59,7 @@ export async function buildWeb(outdir = join(root, "dist/web")): Promise<WebBuil
     splitting: true,
     format: "esm",
     target: ["chrome111", "firefox115", "safari16"],
-    minify: true,
+    minify: options.minify ?? true,
     jsx: "automatic",
     jsxImportSource: "preact",
     entryNames: "[name]-[hash]",

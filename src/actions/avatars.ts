@@ -2,10 +2,10 @@ import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import { updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import type { UploadedFile } from "../http/uploads.js";
-import { realmProp } from "../lib/realm-props.js";
-import { isAdmin, Role } from "../lib/roles.js";
-import { avatarChangePerson, avatarHash } from "../lib/users.js";
+import type { UploadedFile } from "../uploads/incoming.js";
+import { realmProp } from "../lib/realm/props.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
+import { avatarChangePerson, avatarHash } from "../lib/users/users.js";
 import { AVATAR_SIZE, badImage, MEDIUM_AVATAR_SIZE, receivedImageType, resizeAvatar, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
 
 /** Zulip's MAX_AVATAR_FILE_SIZE_MIB default (as /register reports it). */

@@ -16,10 +16,10 @@ import { defaultStreamIds, type StreamRow } from "../db/queries/streams.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { checkGroupName, defaultStreamGroupDicts, MAX_GROUP_NAME_LENGTH } from "../lib/realm-config/default-stream-groups.js";
-import { Role } from "../lib/roles.js";
-import { activeRealmUsers } from "../lib/stream-audience.js";
-import { accessStreamByName } from "../lib/streams.js";
+import { checkGroupName, defaultStreamGroupDicts, MAX_GROUP_NAME_LENGTH } from "../lib/channels/default-stream-groups.js";
+import { Role } from "../lib/users/roles.js";
+import { activeRealmUsers } from "../lib/channels/audience.js";
+import { accessStreamByName } from "../lib/channels/streams.js";
 
 /**
  * Default channel groups (Zulip's default_streams actions). Callers have checked the

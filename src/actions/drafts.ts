@@ -2,7 +2,7 @@ import { write, type AppContext } from "../context.js";
 import { deleteDraft, draftOf, insertDraft, updateDraft } from "../db/queries/drafts.js";
 import type { UserRow } from "../db/queries/users.js";
 import { notFound } from "../base/errors.js";
-import { apiDraft, checkDraftsEnabled, validateDraft, type DraftInput, type ValidDraft } from "../lib/drafts.js";
+import { apiDraft, checkDraftsEnabled, validateDraft, type DraftInput, type ValidDraft } from "../lib/messages/drafts.js";
 
 function stored(draft: ValidDraft) {
   return { type: draft.type, to_ids: JSON.stringify(draft.to), topic: draft.topic, content: draft.content, last_edit_time: draft.lastEditTime };

@@ -3,11 +3,12 @@ import type { Db } from "../db/index.js";
 import { flagsOfMessages, messagesByIds } from "../db/queries/messages.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../base/errors.js";
-import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/flags.js";
-import { receivedInTopic, setReadFlag, unreadMessageIds } from "../db/queries/user-messages.js";
-import { hasMessageAccess } from "../lib/message-access.js";
-import { accessStreamById } from "../lib/streams.js";
+import { badRequest, invalidMessages } from "../base/errors.js";
+import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName } from "../lib/messages/flags.js";
+import { changeFlagBit, insertHistoricalRows, receivedInTopic, setReadFlag, unreadMessageIds } from "../db/queries/user-messages.js";
+import { activeSubscribedStreamIds, mutedStreamIds } from "../db/queries/subscriptions.js";
+import { hasMessageAccess } from "../lib/messages/access.js";
+import { accessStreamById } from "../lib/channels/streams.js";
 
 /** Zulip's checks on a flag change: known flag, editable, add or remove. Returns the bit. */
 export function checkFlagChange(flag: string, op: string): { bit: number; adding: boolean } {
@@ -47,21 +48,12 @@ export async function doUpdateMessageFlags(
   if ((HISTORICAL_FLAGS & bit) !== target && historical.length > 0) {
     const rows = await messagesByIds(tx, historical);
     const accessible = await Promise.all(rows.map((m) => hasMessageAccess(tx, user, m, undefined)));
-    if (rows.length !== historical.length || accessible.includes(false)) throw badRequest("Invalid message(s)");
+    if (rows.length !== historical.length || accessible.includes(false)) throw invalidMessages();
     const flags = adding ? HISTORICAL_FLAGS | bit : HISTORICAL_FLAGS & ~bit;
-    for (let i = 0; i < historical.length; i += 300) {
-      await tx.insertInto("user_message").values(historical.slice(i, i + 300).map((id) => ({ user_id: user.id, message_id: id, flags }))).execute();
-    }
+    await insertHistoricalRows(tx, user.id, historical, flags);
   }
   const toUpdate = changed.filter((id) => existing.has(id));
-  for (let i = 0; i < toUpdate.length; i += 500) {
-    await tx
-      .updateTable("user_message")
-      .set((eb) => ({ flags: adding ? eb("flags", "|", bit) : eb("flags", "&", ~bit) }))
-      .where("user_id", "=", user.id)
-      .where("message_id", "in", toUpdate.slice(i, i + 500))
-      .execute();
-  }
+  await changeFlagBit(tx, user.id, toUpdate, bit, adding);
   const event = { type: "update_message_flags" as const, op: change.adding ? ("add" as const) : ("remove" as const), flag, messages: changed, all: false };
   const full = { ...event, operation: event.op };
   if (flag === "read" && !adding) outbox.send({ ...full, message_details: await unreadDetails(tx, user.id, changed) }, [user.id]);
@@ -71,9 +63,7 @@ export async function doUpdateMessageFlags(
 
 async function dropUnsubscribedChannelMessages(db: Db, userId: number, ids: number[]): Promise<number[]> {
   if (ids.length === 0) return ids;
-  const subscribed = new Set(
-    (await db.selectFrom("subscription").select("stream_id").where("user_id", "=", userId).where("active", "=", 1).execute()).map((r) => r.stream_id),
-  );
+  const subscribed = await activeSubscribedStreamIds(db, userId);
   const rows = await messagesByIds(db, ids);
   const drop = new Set(rows.filter((m) => m.stream_id !== null && !subscribed.has(m.stream_id)).map((m) => m.id));
   return ids.filter((id) => !drop.has(id));
@@ -84,9 +74,7 @@ async function unreadDetails(db: Db, userId: number, ids: readonly number[]): Pr
   const out: Record<string, Record<string, unknown>> = {};
   if (ids.length === 0) return out;
   const flags = await flagsOfMessages(db, userId, ids);
-  const muted = new Set(
-    (await db.selectFrom("subscription").select("stream_id").where("user_id", "=", userId).where("is_muted", "=", 1).execute()).map((r) => r.stream_id),
-  );
+  const muted = await mutedStreamIds(db, userId);
   for (const m of (await messagesByIds(db, ids)).sort((a, b) => a.id - b.id)) {
     const bits = flags.get(m.id) ?? 0;
     if (bits & Flag.read) continue;

@@ -15,7 +15,7 @@ import {
 import type { RealmRow } from "../db/queries/realms.js";
 import { userByDeliveryEmail, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { ApiError, badRequest } from "../base/errors.js";
+import { ApiError, badRequest, insufficientPermission } from "../base/errors.js";
 import {
   canCreateMultiuseInvite,
   canInviteToRealm,
@@ -24,13 +24,13 @@ import {
   isValidEmail,
   joinUrl,
   parseInviteeEmails,
-} from "../lib/invites.js";
-import { isAdmin } from "../lib/roles.js";
+} from "../lib/users/invites.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { randomToken } from "../base/secrets.js";
-import { accessStreamById } from "../lib/streams.js";
-import { realmSetting } from "../lib/realm-props.js";
+import { accessStreamById } from "../lib/channels/streams.js";
+import { realmSetting } from "../lib/realm/props.js";
 import { emailDomainRefusal } from "../lib/realm/domains.js";
-import { requireMemberOrAdmin } from "../lib/user-groups.js";
+import { requireMemberOrAdmin } from "../lib/groups/user-groups.js";
 import { queueMail } from "./mail.js";
 
 /** What POST /invites and POST /invites/multiuse share, decoded. */
@@ -58,7 +58,7 @@ export async function checkInviteUsers(ctx: AppContext, actor: UserRow, emailsRa
   const realm = await realmOf(ctx, actor);
   const now = ctx.clock.now();
   requireMemberOrAdmin(actor);
-  if (!canInviteToRealm(actor, realm, now)) throw badRequest("Insufficient permission");
+  if (!canInviteToRealm(actor, realm, now)) throw insufficientPermission();
   checkRoleBasedPermissions(opts.inviteAs, actor, false);
   const emails = parseInviteeEmails(emailsRaw);
   if (emails.length === 0) throw badRequest("You must specify at least one email address.");
@@ -118,7 +118,7 @@ export async function checkInviteUsers(ctx: AppContext, actor: UserRow, emailsRa
 export async function checkCreateMultiuseInvite(ctx: AppContext, actor: UserRow, opts: InviteOptions): Promise<string> {
   const realm = await realmOf(ctx, actor);
   requireMemberOrAdmin(actor);
-  if (!canCreateMultiuseInvite(await ctx.groups.of(realm.id), actor, realm)) throw badRequest("Insufficient permission");
+  if (!canCreateMultiuseInvite(await ctx.groups.of(realm.id), actor, realm)) throw insufficientPermission();
   checkRoleBasedPermissions(opts.inviteAs, actor, false);
   await checkInviteStreams(ctx, actor, realm, opts.streamIds);
   const now = ctx.clock.now();

@@ -5,11 +5,11 @@ import { realmById } from "../db/queries/realms.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { adminRequired, badRequest } from "../base/errors.js";
-import { accessMessage, isSubscribed } from "../lib/message-access.js";
-import { messageAudience } from "../lib/message-audience.js";
-import { messageSettings, policyAllows } from "../lib/message-rules.js";
-import { isAdmin, Role } from "../lib/roles.js";
-import { accessStreamById } from "../lib/streams.js";
+import { accessMessage, isSubscribed } from "../lib/messages/access.js";
+import { messageAudience } from "../lib/messages/audience.js";
+import { messageSettings, policyAllows } from "../lib/messages/rules.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
+import { accessStreamById } from "../lib/channels/streams.js";
 
 /** Zulip's validate_can_delete_message then do_delete_messages. */
 export async function checkDeleteMessage(ctx: AppContext, user: UserRow, messageId: number): Promise<void> {

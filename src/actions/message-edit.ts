@@ -7,23 +7,23 @@ import { streamById, type StreamRow } from "../db/queries/streams.js";
 import { hasSubmessages } from "../db/queries/submessages.js";
 import { realmById } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
-import { flagList } from "../lib/flags.js";
+import { flagList } from "../lib/messages/flags.js";
 import { badRequest } from "../base/errors.js";
-import { accessMessage, canAccessStreamHistory } from "../lib/message-access.js";
-import { messageAudience } from "../lib/message-audience.js";
-import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, policyAllows, truncateTopic, type MessageSettings } from "../lib/message-rules.js";
-import { renderContent } from "../lib/render.js";
-import { Role } from "../lib/roles.js";
-import { accessStreamById } from "../lib/streams.js";
-import { checkMoveTimeLimit, EDIT_LIMIT_BUFFER, type EditInput } from "../lib/message-edit-rules.js";
+import { accessMessage, canAccessStreamHistory } from "../lib/messages/access.js";
+import { messageAudience } from "../lib/messages/audience.js";
+import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, policyAllows, truncateTopic, type MessageSettings } from "../lib/messages/rules.js";
+import { renderContent } from "../lib/messages/render.js";
+import { Role } from "../lib/users/roles.js";
+import { accessStreamById } from "../lib/channels/streams.js";
+import { checkMoveTimeLimit, EDIT_LIMIT_BUFFER, type EditInput } from "../lib/messages/edit-rules.js";
 import { doUpdateAttachmentReferences } from "./uploads.js";
 import { linkedPathIds } from "../uploads/paths.js";
 import { setMessageImageUrls } from "../db/queries/message-image-urls.js";
 import { resetAttachmentPublicity } from "../db/queries/attachments.js";
-import { attachmentsOfMessages } from "../lib/attachments.js";
+import { attachmentsOfMessages } from "../lib/messages/attachments.js";
 import { applyContentEdit, movedAllVisible, moveUserMessages, moveUserTopics, sendMoveNotices } from "./message-move.js";
 
-export type { EditInput } from "../lib/message-edit-rules.js";
+export type { EditInput } from "../lib/messages/edit-rules.js";
 
 /**
  * Zulip's check_update_message: content, topic and channel edits; returns the number of messages

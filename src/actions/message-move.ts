@@ -16,12 +16,12 @@ import type { StreamRow } from "../db/queries/streams.js";
 import { subscriberIds, subscriptionUserIds, topicPolicies } from "../db/queries/subscriptions.js";
 import { guestIdsAmong, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { Flag, RENDER_BITS, recipientFlags } from "../lib/flags.js";
-import { canAccessStreamHistory } from "../lib/message-access.js";
-import { resolvesTopic, stripResolvedPrefix, type EditInput } from "../lib/message-edit-rules.js";
-import type { Rendered } from "../lib/render.js";
-import { Role } from "../lib/roles.js";
-import { VisibilityPolicy } from "../lib/user-topics.js";
+import { Flag, RENDER_BITS, recipientFlags } from "../lib/messages/flags.js";
+import { canAccessStreamHistory } from "../lib/messages/access.js";
+import { resolvesTopic, stripResolvedPrefix, type EditInput } from "../lib/messages/edit-rules.js";
+import type { Rendered } from "../lib/messages/render.js";
+import { Role } from "../lib/users/roles.js";
+import { VisibilityPolicy } from "../lib/channels/user-topics.js";
 import { notifyMessagesMoved, notifyTopicResolved } from "./notification-bot.js";
 import { putUserTopic } from "./user-topics.js";
 

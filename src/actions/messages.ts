@@ -3,26 +3,27 @@ import type { Db } from "../db/index.js";
 import { doClaimAttachments } from "./uploads.js";
 import { linkedPathIds } from "../uploads/paths.js";
 import { setMessageImageUrls } from "../db/queries/message-image-urls.js";
-import { settlePlaceholders } from "../lib/attachments.js";
-import { insertMessage, insertUserMessages, updateMessage, recipientId, RecipientType, streamRecipients, usersMutingSender } from "../db/queries/messages.js";
+import { settlePlaceholders } from "../lib/messages/attachments.js";
+import { insertMessage, insertUserMessages, updateMessage, recipientId, RecipientType, streamRecipients, topicSenderIds, usersMutingSender } from "../db/queries/messages.js";
+import { topicReactorIds } from "../db/queries/reactions.js";
 import type { RealmRow } from "../db/queries/realms.js";
 import { activeStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { userByApiEmail, userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { Flag, flagList, recipientFlags } from "../lib/flags.js";
-import { isSubscribed } from "../lib/message-access.js";
-import { messageDict, MessageLookups } from "../lib/message-dict.js";
+import { Flag, flagList, recipientFlags } from "../lib/messages/flags.js";
+import { isSubscribed } from "../lib/messages/access.js";
+import { messageDict, MessageLookups } from "../lib/messages/dict.js";
 import { subscriberIds } from "../db/queries/subscriptions.js";
-import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, privateRecipients, streamIndicator, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/message-rules.js";
-import { dmKey } from "../lib/narrow.js";
-import { alertWordCacheOf, alertWordsMatch } from "../lib/alert-words.js";
-import { renderContent, type Rendered } from "../lib/render.js";
-import { checkCanSendDirectMessage } from "../lib/dm-permissions.js";
-import { checkUserGroupMentionAllowed } from "../lib/user-groups.js";
-import { Role } from "../lib/roles.js";
-import { realmSetting } from "../lib/realm-props.js";
-import { streamIdDoesNotExist } from "../lib/streams.js";
+import { checkStreamPostPolicy, checkTopic, messageSettings, normalizeContent, privateRecipients, streamIndicator, streamNameDoesNotExist, truncateTopic, WILDCARD_MENTION_THRESHOLD, wildcardMentionAllowed, type MessageSettings } from "../lib/messages/rules.js";
+import { dmKey } from "../lib/messages/narrow.js";
+import { alertWordsMatch } from "../lib/users/alert-words.js";
+import { renderContent, type Rendered } from "../lib/messages/render.js";
+import { checkCanSendDirectMessage } from "../lib/messages/dm-permissions.js";
+import { checkUserGroupMentionAllowed } from "../lib/groups/user-groups.js";
+import { Role } from "../lib/users/roles.js";
+import { realmSetting } from "../lib/realm/props.js";
+import { streamIdDoesNotExist } from "../lib/channels/streams.js";
 import { doCreateWidget } from "./submessages.js";
 
 /** The topic clients put on a channel message sent without one. */
@@ -81,7 +82,7 @@ export async function checkSendMessage(ctx: AppContext, sender: UserRow, input: 
   const checked = await checkMessage(ctx, sender, addressee, input.content);
   const readBySender = input.readBySender ?? sentByHuman(input.client);
   // Read before the write: on SQLite the transaction holds the only connection.
-  const alertWords = await alertWordCacheOf(ctx).byUser(sender.realm_id);
+  const alertWords = await ctx.alertWords.byUser(sender.realm_id);
   return write(ctx, (tx, outbox) =>
     doSendMessage(ctx, tx, outbox, sender, checked.destination, checked.content, checked.rendered, {
       client: input.client,
@@ -282,20 +283,7 @@ export async function doSendMessage(
 
 /** Senders of a topic's messages and users who reacted to them, plus the new message's sender. */
 async function topicParticipants(db: Db, streamId: number, topic: string, senderId: number): Promise<Set<number>> {
-  const senders = await db
-    .selectFrom("message")
-    .select("sender_id")
-    .distinct()
-    .where("stream_id", "=", streamId)
-    .where((eb) => eb(eb.fn("lower", ["topic"]), "=", topic.toLowerCase()))
-    .execute();
-  const reactors = await db
-    .selectFrom("reaction")
-    .innerJoin("message", "message.id", "reaction.message_id")
-    .select("reaction.user_id")
-    .distinct()
-    .where("message.stream_id", "=", streamId)
-    .where((eb) => eb(eb.fn("lower", ["message.topic"]), "=", topic.toLowerCase()))
-    .execute();
-  return new Set([...senders.map((s) => s.sender_id), ...reactors.map((r) => r.user_id), senderId]);
+  const senders = await topicSenderIds(db, streamId, topic);
+  const reactors = await topicReactorIds(db, streamId, topic);
+  return new Set([...senders, ...reactors, senderId]);
 }

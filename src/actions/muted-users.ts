@@ -4,8 +4,8 @@ import { deleteMute, insertMute, isMuted, markRead, unreadFromSender } from "../
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { mutedUsersList } from "../lib/muted-users.js";
-import { accessUserById } from "../lib/users.js";
+import { mutedUsersList } from "../lib/users/muted-users.js";
+import { accessUserById } from "../lib/users/users.js";
 
 /**
  * Mutes a user (bots and deactivated users included). The target's unread messages to the caller

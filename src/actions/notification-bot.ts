@@ -4,10 +4,10 @@ import { alertWordsOf } from "../db/queries/alert-words.js";
 import type { StreamRow } from "../db/queries/streams.js";
 import { insertUser, systemBotOf, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { normalizeContent, truncateTopic } from "../lib/message-rules.js";
+import { normalizeContent, truncateTopic } from "../lib/messages/rules.js";
 import { channelSlug, hashEncode } from "../markdown/inline/mentions.js";
-import { renderContent } from "../lib/render.js";
-import { INTERNAL_CLIENT, NOTIFICATION_BOT, notificationBotRow, systemBotRow, WELCOME_BOT, type SystemBot } from "../lib/system-bots.js";
+import { renderContent } from "../lib/messages/render.js";
+import { INTERNAL_CLIENT, NOTIFICATION_BOT, notificationBotRow, systemBotRow, WELCOME_BOT, type SystemBot } from "../db/system-bots.js";
 import { doSendMessage } from "./messages.js";
 
 /** Creates a new realm's Notification Bot (Zulip's cross-realm bot, one copy per realm here). */

@@ -4,7 +4,7 @@ import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
 import { addDefaultStream, streamById, type StreamRow } from "../db/queries/streams.js";
 import { systemBotOf, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { emojiDataFor } from "../lib/emoji.js";
+import { emojiDataFor } from "../lib/realm/emoji-check.js";
 import {
   CORE_TEAM_CHANNEL,
   GENERAL_CHANNEL,
@@ -13,10 +13,10 @@ import {
   SIGNUPS_TOPIC,
   TURTLE_REACTION,
   welcomeDirectMessage,
-} from "../lib/onboarding/texts.js";
-import { realmProp, realmProps } from "../lib/realm-props.js";
-import { isAdmin } from "../lib/roles.js";
-import { WELCOME_BOT } from "../lib/system-bots.js";
+} from "../lib/users/onboarding-texts.js";
+import { realmProp, realmProps } from "../lib/realm/props.js";
+import { isAdmin } from "../lib/users/roles.js";
+import { WELCOME_BOT } from "../db/system-bots.js";
 import { internalSendDirect, internalSendStream } from "./notification-bot.js";
 import { doAddReaction } from "./reactions.js";
 import { doCreateStreamIn, type NewStream } from "./streams.js";

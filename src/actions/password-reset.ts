@@ -5,7 +5,7 @@ import { insertPasswordReset, markPasswordResetUsed, passwordResetByDigest, revo
 import { realmById, type RealmRow } from "../db/queries/realms.js";
 import { updateUser, userByDeliveryEmail, userById, type UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
-import { isStrongPassword } from "../lib/passwords.js";
+import { isStrongPassword } from "../lib/users/passwords.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
 import { queueMail } from "./mail.js";
 import { doEndSessionsOfUser } from "./sessions.js";

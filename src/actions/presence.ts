@@ -3,16 +3,11 @@ import { activeUserCount } from "../db/queries/presence.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { PresenceEvent, QueuedEvent } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
-import {
-  OFFLINE_THRESHOLD_SECS,
-  USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS,
-  legacyClientPresence,
-  presenceOf,
-  realmPresences,
-  type PresenceEntry,
-} from "../lib/presence.js";
-import { realmProp } from "../lib/realm-props.js";
-import { userSetting } from "../lib/settings.js";
+import { OFFLINE_THRESHOLD_SECS, USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS } from "../caches/presence.js";
+import type { PresenceEntry } from "../events/changes.js";
+import { legacyClientPresence, realmPresences } from "../lib/users/presence.js";
+import { realmProp } from "../lib/realm/props.js";
+import { userSetting } from "../lib/users/settings.js";
 
 /** What POST /users/me/presence was asked. */
 export interface PresencePing {
@@ -33,7 +28,7 @@ export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: 
   const presenceDisabled = realmProp(realm, "presence_disabled") === true;
   // At level 275 a user in invisible mode does not record presence at all.
   if (userSetting(user, "presence_enabled") === true) {
-    const change = await presenceOf(ctx).update(user, ctx.clock.now(), ping.status === "active");
+    const change = await ctx.presence.update(user, ctx.clock.now(), ping.status === "active");
     if (change.announce && !presenceDisabled) {
       const batch = await presenceEvents(ctx, user, change.entry, false);
       void ctx.bus.publish({ events: batch, changes: [] });
@@ -51,7 +46,7 @@ export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: 
  */
 export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, enabled: boolean): Promise<void> {
   const now = ctx.clock.now();
-  const store = presenceOf(ctx);
+  const store = ctx.presence;
   const entry = enabled
     ? (await store.update(user, now, true, true)).entry
     : await store.replaceWithIdle(user, now - (OFFLINE_THRESHOLD_SECS + 120) * 1000);

@@ -27,7 +27,7 @@ import {
   isRenderable,
   validateFieldDefinition,
   type FieldData,
-} from "../lib/profile-fields.js";
+} from "../lib/users/profile-fields.js";
 import { emptyRenderContext, renderMarkdown } from "../markdown/index.js";
 
 /** A new field as POST /realm/profile_fields describes it (name already stripped). */

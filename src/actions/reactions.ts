@@ -1,13 +1,14 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { hasReaction, insertReaction, removeReaction } from "../db/queries/reactions.js";
+import { hasReaction, insertReaction, ownReactionName, reactionNameOnMessage, removeReaction } from "../db/queries/reactions.js";
+import { insertHistoricalRows } from "../db/queries/user-messages.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { HISTORICAL_FLAGS } from "../lib/flags.js";
-import { accessMessage } from "../lib/message-access.js";
-import { messageAudience } from "../lib/message-audience.js";
-import { checkEmojiRequest, emojiDataFor } from "../lib/emoji.js";
+import { HISTORICAL_FLAGS } from "../lib/messages/flags.js";
+import { accessMessage } from "../lib/messages/access.js";
+import { messageAudience } from "../lib/messages/audience.js";
+import { checkEmojiRequest, emojiDataFor } from "../lib/realm/emoji-check.js";
 
 /** A reaction as the endpoints name it. */
 export interface ReactionInput {
@@ -29,17 +30,11 @@ export async function checkAddReaction(ctx: AppContext, user: UserRow, messageId
     let type = input.reactionType;
     if (code === undefined || type === undefined) ({ code, type } = await emojiDataFor(tx, user.realm_id, emojiName));
     if (await hasReaction(tx, message.id, user.id, type, code)) throw new ApiError("Reaction already exists.", "REACTION_ALREADY_EXISTS", 400);
-    const existing = await tx
-      .selectFrom("reaction")
-      .select("emoji_name")
-      .where("message_id", "=", message.id)
-      .where("emoji_code", "=", code)
-      .where("reaction_type", "=", type)
-      .executeTakeFirst();
-    const name = existing?.emoji_name ?? emojiName;
-    if (!existing) await checkEmojiRequest(tx, user.realm_id, name, code, type);
+    const existingName = await reactionNameOnMessage(tx, message.id, code, type);
+    const name = existingName ?? emojiName;
+    if (existingName === undefined) await checkEmojiRequest(tx, user.realm_id, name, code, type);
     // Reacting subscribes the user to the message's later updates, as Zulip's historical row does.
-    if (flags === undefined) await tx.insertInto("user_message").values({ user_id: user.id, message_id: message.id, flags: HISTORICAL_FLAGS }).execute();
+    if (flags === undefined) await insertHistoricalRows(tx, user.id, [message.id], HISTORICAL_FLAGS);
     await insertReaction(tx, { message_id: message.id, user_id: user.id, emoji_name: name, emoji_code: code, reaction_type: type });
     await notify(tx, outbox, user, "add", message.id, message.stream_id, { name, code, type });
   });
@@ -64,17 +59,10 @@ export async function checkRemoveReaction(ctx: AppContext, user: UserRow, messag
       if (input.emojiName === undefined) throw badRequest("At least one of the following arguments must be present: emoji_name, emoji_code");
       code = (await emojiDataFor(tx, user.realm_id, input.emojiName)).code;
     }
-    const row = await tx
-      .selectFrom("reaction")
-      .select("emoji_name")
-      .where("message_id", "=", message.id)
-      .where("user_id", "=", user.id)
-      .where("emoji_code", "=", code)
-      .where("reaction_type", "=", type)
-      .executeTakeFirst();
-    if (!row) throw new ApiError("Reaction doesn't exist.", "REACTION_DOES_NOT_EXIST", 400);
+    const ownName = await ownReactionName(tx, message.id, user.id, code, type);
+    if (ownName === undefined) throw new ApiError("Reaction doesn't exist.", "REACTION_DOES_NOT_EXIST", 400);
     await removeReaction(tx, message.id, user.id, type, code);
-    await notify(tx, outbox, user, "remove", message.id, message.stream_id, { name: row.emoji_name, code, type });
+    await notify(tx, outbox, user, "remove", message.id, message.stream_id, { name: ownName, code, type });
   });
 }
 

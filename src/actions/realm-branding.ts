@@ -4,10 +4,10 @@ import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { RealmEvent } from "../events/types.js";
 import { adminRequired, badRequest } from "../base/errors.js";
-import type { UploadedFile } from "../http/uploads.js";
+import type { UploadedFile } from "../uploads/incoming.js";
 import { brandingVersion, MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, PLAN_TYPE_LIMITED, realmBrandingKey, realmIconUrl, realmLogoUrl, type LogoKind } from "../lib/realm/branding.js";
-import { realmProp, realmProps } from "../lib/realm-props.js";
-import { isAdmin } from "../lib/roles.js";
+import { realmProp, realmProps } from "../lib/realm/props.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { AVATAR_SIZE, badImage, receivedImageType, resizeAvatar, resizeLogo, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
 
 /**

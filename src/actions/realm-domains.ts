@@ -4,8 +4,8 @@ import { realmById, updateRealm } from "../db/queries/realms.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest, ownerRequired } from "../base/errors.js";
 import { checkDomain } from "../lib/realm/domains.js";
-import { realmProps } from "../lib/realm-props.js";
-import { Role } from "../lib/roles.js";
+import { realmProps } from "../lib/realm/props.js";
+import { Role } from "../lib/users/roles.js";
 
 /**
  * POST /realm/domains (owners only): the domain, stripped and lower-cased, must be valid and new.

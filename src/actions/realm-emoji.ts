@@ -11,15 +11,15 @@ import {
 } from "../db/queries/realm-emoji.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest, notFound } from "../base/errors.js";
-import type { UploadedFile } from "../http/uploads.js";
+import { badRequest, notFound, insufficientPermission } from "../base/errors.js";
+import type { UploadedFile } from "../uploads/incoming.js";
 import { emojiByName } from "../markdown/emoji-data.js";
-import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm-emoji.js";
+import { checkValidEmojiName, EMOJI_IMAGE_TYPES, emojiFilePath, emojiStillName, MAX_EMOJI_FILE_SIZE_MIB, realmEmojiDict } from "../lib/realm/emoji.js";
 import { badImage, receivedImageType, resizeEmoji } from "../uploads/images.js";
-import { isAdmin } from "../lib/roles.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { randomToken } from "../base/secrets.js";
-import { realmSetting } from "../lib/realm-props.js";
-import { hasRolePolicy, requireMemberOrAdmin } from "../lib/user-groups.js";
+import { realmSetting } from "../lib/realm/props.js";
+import { hasRolePolicy, requireMemberOrAdmin } from "../lib/groups/user-groups.js";
 
 /**
  * POST /realm/emoji/{name}: Zulip's checks in Zulip's order (members and administrators only,
@@ -33,7 +33,7 @@ export async function checkAddRealmEmoji(ctx: AppContext, user: UserRow, rawName
   checkValidEmojiName(name);
   const realm = await ctx.realms.get(user.realm_id);
   if (!realm) throw new Error(`user ${user.id} has no realm`);
-  if (!hasRolePolicy(user, realmSetting(realm, "add_custom_emoji_policy"), realm, ctx.clock.now())) throw badRequest("Insufficient permission");
+  if (!hasRolePolicy(user, realmSetting(realm, "add_custom_emoji_policy"), realm, ctx.clock.now())) throw insufficientPermission();
   if (await activeRealmEmojiByName(ctx.db, realm.id, name)) throw badRequest("A custom emoji with this name already exists.");
   const [file, ...others] = files;
   if (!file || others.length > 0) throw badRequest("You must upload exactly one file.");

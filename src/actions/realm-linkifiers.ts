@@ -12,8 +12,8 @@ import {
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { checkLinkifierFields, linkifierDicts } from "../lib/realm-config/linkifiers.js";
-import { pyStrip } from "../lib/realm-config/python-text.js";
+import { checkLinkifierFields, linkifierDicts } from "../lib/realm/linkifiers.js";
+import { pyStrip } from "../algorithms/python-text.js";
 
 /**
  * Linkifiers (Zulip's realm_linkifiers actions). Callers have checked the administrator role.

@@ -4,8 +4,8 @@ import { deletePlayground, insertPlayground, playgroundById, playgroundByLanguag
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { checkPlaygroundFields, playgroundDicts } from "../lib/realm-config/playgrounds.js";
-import { pyStrip } from "../lib/realm-config/python-text.js";
+import { checkPlaygroundFields, playgroundDicts } from "../lib/realm/playgrounds.js";
+import { pyStrip } from "../algorithms/python-text.js";
 
 /**
  * Code playgrounds (Zulip's realm_playgrounds actions). Callers have checked the administrator

@@ -5,15 +5,15 @@ import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { RealmEvent, RealmSettingValue } from "../events/types.js";
 import { adminRequired, badRequest, ownerRequired } from "../base/errors.js";
-import type { RealmGroups } from "../lib/group-cache.js";
-import { REALM_DEFAULTS, realmProps, type RealmGroupSetting } from "../lib/realm-props.js";
-import { realmSettingGroup } from "../lib/realm-groups.js";
+import type { RealmGroups } from "../caches/groups.js";
+import { REALM_DEFAULTS, realmProps, type RealmGroupSetting } from "../lib/realm/props.js";
+import { realmSettingGroup } from "../lib/groups/realm-groups.js";
 import { checkGroupForRealmSetting, REALM_PERMISSION_SETTINGS } from "../lib/realm/permissions.js";
 import { currentRealmValue, DICT_EVENT_SETTINGS, parseLimit, REALM_SETTINGS, type DecodedSettingValue } from "../lib/realm/settings.js";
-import { Role, isAdmin } from "../lib/roles.js";
-import { LANGUAGES } from "../lib/settings.js";
-import { accessStreamById } from "../lib/streams.js";
-import { SystemGroups } from "../lib/user-groups.js";
+import { Role, isAdmin } from "../lib/users/roles.js";
+import { LANGUAGES } from "../lib/users/settings.js";
+import { accessStreamById } from "../lib/channels/streams.js";
+import { SystemGroups } from "../lib/groups/system-groups.js";
 import { updateFullMembersGroup } from "./user-groups.js";
 
 /** PATCH /realm's decoded parameters by name (only those sent). */

@@ -3,8 +3,8 @@ import { insertRealm, realmByStringId, type RealmRow } from "../db/queries/realm
 import { realmById } from "../db/queries/realms.js";
 import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
-import { REALM_DEFAULTS } from "../lib/realm-props.js";
-import { Role } from "../lib/roles.js";
+import { REALM_DEFAULTS } from "../lib/realm/props.js";
+import { Role } from "../lib/users/roles.js";
 import { hashPassword } from "../base/secrets.js";
 import { createNotificationBot, createWelcomeBot } from "./notification-bot.js";
 import { setUpNewRealm } from "./onboarding.js";

@@ -5,9 +5,8 @@ import { streamById } from "../db/queries/streams.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { alertWordCacheOf } from "../lib/alert-words.js";
-import { apiScheduledMessage, dmParticipants } from "../lib/scheduled-messages/api.js";
-import { failureNotice, LATE_CUTOFF_MS } from "../lib/scheduled-messages/rules.js";
+import { apiScheduledMessage, dmParticipants } from "../lib/messages/scheduled.js";
+import { failureNotice, LATE_CUTOFF_MS } from "../lib/messages/scheduled-rules.js";
 import { checkMessage, doSendMessage, type Addressee, type CheckedMessage } from "./messages.js";
 import { internalSendDirect } from "./notification-bot.js";
 
@@ -40,7 +39,7 @@ export async function deliverDueScheduledMessages(ctx: AppContext, stopping: () 
     if (due.length === 0) return;
     const attempts = await Promise.all(due.map((row) => prepare(ctx, row)));
     const realmIds = [...new Set(due.map((row) => row.realm_id))];
-    const alertWords: AlertWords = new Map(await Promise.all(realmIds.map(async (id) => [id, await alertWordCacheOf(ctx).byUser(id)] as const)));
+    const alertWords: AlertWords = new Map(await Promise.all(realmIds.map(async (id) => [id, await ctx.alertWords.byUser(id)] as const)));
     const ready = attempts.filter((a): a is Prepared => "checked" in a);
     const outcomes: Outcome[] = [];
     for (let i = 0; i < ready.length; i += CHUNK) outcomes.push(...(await sendChunk(ctx, ready.slice(i, i + CHUNK), alertWords)));

@@ -4,9 +4,9 @@ import type { ScheduledMessageTable } from "../db/schema.js";
 import { deleteScheduledMessage, insertScheduledMessage, updateScheduledMessage, type ScheduledMessageRow } from "../db/queries/scheduled-messages.js";
 import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
-import { checkTopic, scheduledRecipientIds, scheduledStreamId, truncateTopic } from "../lib/message-rules.js";
-import { accessScheduledMessage, apiScheduledMessage } from "../lib/scheduled-messages/api.js";
-import { checkDeliveryTime } from "../lib/scheduled-messages/rules.js";
+import { checkTopic, scheduledRecipientIds, scheduledStreamId, truncateTopic } from "../lib/messages/rules.js";
+import { accessScheduledMessage, apiScheduledMessage } from "../lib/messages/scheduled.js";
+import { checkDeliveryTime } from "../lib/messages/scheduled-rules.js";
 import { checkMessage, sentByHuman, type Addressee, type CheckedMessage, type Destination } from "./messages.js";
 
 /** A message to schedule as POST /scheduled_messages decodes it (`channel` read as stream, `direct` as private). */

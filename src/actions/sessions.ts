@@ -5,7 +5,7 @@ import { deleteExpiredSessions, deleteSession, deleteSessionsOfUser, extendSessi
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { randomToken } from "../base/secrets.js";
-import { sessionDigest } from "../lib/session-cache.js";
+import { sessionDigest } from "../caches/sessions.js";
 
 /** How long a session lasts without a visit (Django's SESSION_COOKIE_AGE, two weeks). */
 export const SESSION_LIFETIME_MS = 14 * 86_400_000;

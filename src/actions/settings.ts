@@ -5,9 +5,9 @@ import { saveRealmDefaults, realmDefaultsRow } from "../db/queries/realm-user-de
 import { activeUserIds, updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { adminRequired } from "../base/errors.js";
-import { isAdmin } from "../lib/roles.js";
-import { LANGUAGES, SETTINGS, SETTINGS_BY_NAME, parseObject, userSettings, type SettingValue } from "../lib/settings.js";
-import { avatarChangePerson, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
+import { isAdmin } from "../lib/users/roles.js";
+import { LANGUAGES, SETTINGS, SETTINGS_BY_NAME, parseObject, userSettings, type SettingValue } from "../lib/users/settings.js";
+import { avatarChangePerson, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users/users.js";
 import { doPresenceEnabledChanged } from "./presence.js";
 import { emailHost } from "./users.js";
 

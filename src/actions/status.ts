@@ -3,8 +3,8 @@ import { saveStatus, statusOf } from "../db/queries/user-status.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { UserStatusEvent } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
-import { checkEmojiRequest, emojiDataFor } from "../lib/emoji.js";
-import { userSetting } from "../lib/settings.js";
+import { checkEmojiRequest, emojiDataFor } from "../lib/realm/emoji-check.js";
+import { userSetting } from "../lib/users/settings.js";
 import { doPresenceEnabledChanged } from "./presence.js";
 import { doChangeUserSetting } from "./settings.js";
 

@@ -2,6 +2,7 @@ import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { resetChannelAttachmentPublicity } from "../db/queries/attachments.js";
 import type { RealmRow } from "../db/queries/realms.js";
+import { groupOfRealm } from "../db/queries/user-groups.js";
 import {
   addDefaultStream,
   administratorsGroupId,
@@ -18,14 +19,14 @@ import { subscriberIds } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { StreamEvent } from "../events/types.js";
-import { adminRequired, badRequest } from "../base/errors.js";
+import { adminRequired, badRequest, insufficientPermission, invalidUserGroup, invalidChannelId } from "../base/errors.js";
 import { doRemoveChannelFromGroups } from "./default-stream-groups.js";
-import { isAdmin, Role } from "../lib/roles.js";
-import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
-import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/streams.js";
-import type { RealmGroups } from "../lib/group-cache.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
+import { activeRealmUsers, streamAudience } from "../lib/channels/audience.js";
+import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/channels/streams.js";
+import type { RealmGroups } from "../caches/groups.js";
 import { newStreamEmailToken } from "../base/secrets.js";
-import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/stream-permissions.js";
+import { canCreateStreams, canCreateWebPublicStreams, webPublicStreamsEnabled } from "../lib/channels/permissions.js";
 
 /** The settings a new channel is created with (POST /users/me/subscriptions). */
 export interface NewStream {
@@ -41,12 +42,12 @@ export interface NewStream {
 
 /** Zulip's creation checks for one missing channel (list_to_streams), in Zulip's order. */
 export function checkCanCreateStream(groups: RealmGroups, realm: RealmRow, user: UserRow, spec: NewStream, isDefault: boolean): void {
-  if (!canCreateStreams(groups, realm, user, spec.inviteOnly)) throw badRequest("Insufficient permission");
-  if (isDefault && !isAdmin(user)) throw badRequest("Insufficient permission");
+  if (!canCreateStreams(groups, realm, user, spec.inviteOnly)) throw insufficientPermission();
+  if (isDefault && !isAdmin(user)) throw insufficientPermission();
   if (spec.inviteOnly && isDefault) throw badRequest("A default channel cannot be private.");
   if (spec.isWebPublic) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest("Web-public channels are not enabled.");
-    if (!canCreateWebPublicStreams(realm, user)) throw badRequest("Insufficient permission");
+    if (!canCreateWebPublicStreams(realm, user)) throw insufficientPermission();
   }
   if (spec.messageRetentionDays !== null && user.role !== Role.OWNER) throw badRequest("Must be an organization owner");
 }
@@ -163,10 +164,10 @@ export async function checkUpdateStream(ctx: AppContext, user: UserRow, streamId
   if ((isWebPublic && !history) || (isWebPublic && isPrivate) || (!isPrivate && !history)) throw badRequest("Invalid parameters");
   if (isPrivate && isDefault) throw badRequest("A default channel cannot be private.");
   // Even administrators must be subscribed to change a private channel's privacy.
-  if (changes.isPrivate !== undefined && stream.invite_only && !sub) throw badRequest("Invalid channel ID");
+  if (changes.isPrivate !== undefined && stream.invite_only && !sub) throw invalidChannelId();
   if (changes.isWebPublic) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest("Web-public channels are not enabled.");
-    if (!canCreateWebPublicStreams(realm, user)) throw badRequest("Insufficient permission");
+    if (!canCreateWebPublicStreams(realm, user)) throw insufficientPermission();
   }
   if (changes.messageRetentionDays !== undefined && user.role !== Role.OWNER) throw badRequest("Must be an organization owner");
   let newName: string | undefined;
@@ -186,8 +187,8 @@ export async function checkUpdateStream(ctx: AppContext, user: UserRow, streamId
 
 /** A can_remove_subscribers_group value must name a system group of the realm (feature level 275). */
 export async function checkSystemGroup(db: Db, realmId: number, groupId: number): Promise<void> {
-  const group = await db.selectFrom("user_group").select(["id", "is_system_group"]).where("id", "=", groupId).where("realm_id", "=", realmId).executeTakeFirst();
-  if (!group) throw badRequest("Invalid user group");
+  const group = await groupOfRealm(db, realmId, groupId);
+  if (!group) throw invalidUserGroup();
   if (!group.is_system_group) throw badRequest("'can_remove_subscribers_group' must be a system user group.");
 }
 

@@ -5,10 +5,10 @@ import { hasSubmessageFrom, insertSubmessage, widgetContentOf } from "../db/quer
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { accessMessage } from "../lib/message-access.js";
-import { apiSubmessage } from "../lib/message-dict.js";
-import { widgetOf, widgetSubmessageContent, widgetTypeOf } from "../lib/widgets/parse.js";
-import { checkPollData, checkTodoData } from "../lib/widgets/validate.js";
+import { accessMessage } from "../lib/messages/access.js";
+import { apiSubmessage } from "../lib/messages/dict.js";
+import { widgetOf, widgetSubmessageContent, widgetTypeOf } from "../lib/messages/widgets/parse.js";
+import { checkPollData, checkTodoData } from "../lib/messages/widgets/validate.js";
 
 /** POST /submessage as decoded. */
 export interface SubmessageInput {

@@ -3,9 +3,9 @@ import type { StreamRow } from "../db/queries/streams.js";
 import { subscriberIds, subscriptionRows, type SubscriptionRow } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { isAdmin, Role } from "../lib/roles.js";
-import { activeRealmUsers, streamAudience } from "../lib/stream-audience.js";
-import { apiStream, apiSubscription } from "../lib/streams.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
+import { activeRealmUsers, streamAudience } from "../lib/channels/audience.js";
+import { apiStream, apiSubscription } from "../lib/channels/streams.js";
 
 /** One user's subscription to one channel that an action changed. */
 export interface SubscriptionChange {

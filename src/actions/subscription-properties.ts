@@ -5,7 +5,7 @@ import { updateSubscription } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { SubscriptionEvent } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
-import { accessStreamById } from "../lib/streams.js";
+import { accessStreamById } from "../lib/channels/streams.js";
 
 /** One entry of subscription_data. */
 export interface PropertyChange {

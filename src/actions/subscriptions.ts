@@ -5,13 +5,13 @@ import { activeStreamByName, activeStreamsByIds, addDefaultStream, defaultStream
 import { insertSubscriptions, setSubscriptionsUserActive, subscriberIds, subscriptionRows, subscriptionsOfUser, updateSubscription } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
-import { badRequest } from "../base/errors.js";
-import type { RealmGroups } from "../lib/group-cache.js";
-import { resolvePrincipals } from "../lib/principals.js";
-import { realmProp } from "../lib/realm-props.js";
-import { isAdmin, Role } from "../lib/roles.js";
-import { canSubscribeOthers, inStreamGroup } from "../lib/stream-permissions.js";
-import { canAccessStream, checkStreamName, pickColors } from "../lib/streams.js";
+import { badRequest, insufficientPermission } from "../base/errors.js";
+import type { RealmGroups } from "../caches/groups.js";
+import { resolvePrincipals } from "../lib/users/principals.js";
+import { realmProp } from "../lib/realm/props.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
+import { canSubscribeOthers, inStreamGroup } from "../lib/channels/permissions.js";
+import { canAccessStream, checkStreamName, pickColors } from "../lib/channels/streams.js";
 import { notifyNewChannels, notifyNewSubscribers } from "./notification-bot.js";
 import { sendAddEvents, sendPeerEvents, sendRemoveEvents, type SubscriptionChange } from "./subscription-events.js";
 import { checkCanCreateStream, doCreateStream, mustGetRealm, notifyDefaultStreams, type NewStream } from "./streams.js";
@@ -128,7 +128,7 @@ async function addSubscriptionsIn(ctx: AppContext, tx: Db, outbox: Outbox, actor
   if (unauthorized[0] && input.authorizationErrorsFatal) throw badRequest(`Unable to access channel (${unauthorized[0].name}).`);
   const authorized = existing.filter((s) => !unauthorized.includes(s));
   const subscribers = input.principals && input.principals.length > 0 ? await resolvePrincipals(tx, actor, input.principals) : [actor];
-  if (subscribers.some((u) => u.id !== actor.id) && !canSubscribeOthers(realm, actor)) throw badRequest("Insufficient permission");
+  if (subscribers.some((u) => u.id !== actor.id) && !canSubscribeOthers(realm, actor)) throw insufficientPermission();
   const created: StreamRow[] = [];
   for (const spec of missing) created.push(await doCreateStream(ctx, tx, outbox, actor, spec));
   if (input.isDefaultStream) {
@@ -170,7 +170,7 @@ async function removeSubscriptionsIn(tx: Db, outbox: Outbox, actor: UserRow, inp
     const mine = await activeStreamIdsOf(tx, actor.id);
     for (const stream of streams) {
       const visible = canAccessStream(actor, stream, mine.has(stream.id)) || isAdmin(actor);
-      if (!visible || !(await inStreamGroup(tx, stream.can_remove_subscribers_group, actor))) throw badRequest("Insufficient permission");
+      if (!visible || !(await inStreamGroup(tx, stream.can_remove_subscribers_group, actor))) throw insufficientPermission();
     }
   }
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(", ")}) do not exist`);

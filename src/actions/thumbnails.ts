@@ -2,8 +2,8 @@ import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import { deleteImageAttachment, imageAttachmentById, messageIdsLinkingPath, setThumbnailMetadata, type ImageAttachmentRow } from "../db/queries/image-attachments.js";
 import { messagesByIds, updateMessage, userMessagesOf } from "../db/queries/messages.js";
-import { flagList } from "../lib/flags.js";
-import { storedThumbnails, uploadPreview } from "../lib/attachments.js";
+import { flagList } from "../lib/messages/flags.js";
+import { storedThumbnails, uploadPreview } from "../lib/messages/attachments.js";
 import { replacePlaceholders } from "../markdown/previews.js";
 import { checkImage, formatName, formatsFor, makeThumbnails, type StoredThumbnail } from "../uploads/images.js";
 

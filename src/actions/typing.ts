@@ -4,9 +4,9 @@ import type { UserRow } from "../db/queries/users.js";
 import { Outbox } from "../events/outbox.js";
 import type { TypingUser } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
-import { Role } from "../lib/roles.js";
-import { userSetting } from "../lib/settings.js";
-import { accessStreamById } from "../lib/streams.js";
+import { Role } from "../lib/users/roles.js";
+import { userSetting } from "../lib/users/settings.js";
+import { accessStreamById } from "../lib/channels/streams.js";
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: bigger channels get no typing notifications. */
 const MAX_CHANNEL_SIZE_FOR_TYPING = 100;

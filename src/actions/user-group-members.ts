@@ -11,7 +11,7 @@ import {
 } from "../db/queries/user-groups.js";
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
-import { accessUserGroupForUpdate, usersByIds } from "../lib/user-groups.js";
+import { accessUserGroupForUpdate, usersByIds } from "../lib/groups/user-groups.js";
 import { requireEditPermission } from "./user-groups.js";
 
 const NOTHING_TO_DO = 'Nothing to do. Specify at least one of "add" or "delete".';

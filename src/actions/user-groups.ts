@@ -20,8 +20,8 @@ import {
 import { activeUserIds, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import type { GroupSettingValue } from "../events/types.js";
-import { ApiError, badRequest } from "../base/errors.js";
-import { Role } from "../lib/roles.js";
+import { ApiError, badRequest, invalidUserGroup } from "../base/errors.js";
+import { Role } from "../lib/users/roles.js";
 import {
   accessUserGroupForUpdate,
   apiUserGroup,
@@ -33,10 +33,10 @@ import {
   sameSettingValue,
   settingValueForApi,
   SYSTEM_GROUP_DEFINITIONS,
-  SystemGroups,
   systemGroupId,
   usersByIds,
-} from "../lib/user-groups.js";
+} from "../lib/groups/user-groups.js";
+import { SystemGroups } from "../lib/groups/system-groups.js";
 
 /** A can_mention_group change: the new value, and the value the client believes is current. */
 export interface SettingChange {
@@ -191,7 +191,7 @@ export async function checkDeleteUserGroup(ctx: AppContext, actor: UserRow, grou
 /** Zulip's require_user_group_edit_permission, which needs the realm's policy. */
 export async function requireEditPermission(ctx: AppContext, actor: UserRow): Promise<void> {
   const realm = await ctx.realms.get(actor.realm_id);
-  if (!realm) throw badRequest("Invalid user group");
+  if (!realm) throw invalidUserGroup();
   requireUserGroupEditPermission(actor, realm, ctx.clock.now());
 }
 
@@ -221,7 +221,7 @@ async function changeMentionSetting(tx: Db, outbox: Outbox, group: UserGroupRow,
 async function resolveSetting(tx: Db, realmId: number, value: GroupSettingValue, anonymousId: number | null): Promise<number> {
   if (typeof value === "number") {
     const [group] = await namedGroupsByIds(tx, realmId, [value]);
-    if (!group) throw badRequest("Invalid user group");
+    if (!group) throw invalidUserGroup();
     for (const refused of [SystemGroups.EVERYONE_ON_INTERNET, SystemGroups.OWNERS]) {
       if (group.is_system_group && group.name === refused) throw badRequest(`'can_mention_group' setting cannot be set to '${refused}' group.`);
     }

@@ -1,12 +1,12 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { streamById, type StreamRow } from "../db/queries/streams.js";
+import { anyStreamByName, streamById, type StreamRow } from "../db/queries/streams.js";
 import { deleteUserTopic, upsertUserTopic, userTopicOf } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
-import { accessStreamById, accessStreamByName } from "../lib/streams.js";
-import { mutedTopicsOf, VisibilityPolicy } from "../lib/user-topics.js";
+import { accessStreamById, accessStreamByName } from "../lib/channels/streams.js";
+import { mutedTopicsOf, VisibilityPolicy } from "../lib/channels/user-topics.js";
 
 /** Which channel a request names: by id, or (legacy muted_topics endpoint) by name. */
 export type StreamRef = { id: number } | { name: string };
@@ -30,12 +30,7 @@ async function streamForRemoval(db: Db, user: UserRow, ref: StreamRef, error: st
     if (!stream || stream.realm_id !== user.realm_id) throw badRequest(error);
     return stream;
   }
-  const stream = await db
-    .selectFrom("stream")
-    .selectAll()
-    .where("realm_id", "=", user.realm_id)
-    .where((eb) => eb(eb.fn("lower", ["name"]), "=", ref.name.toLowerCase()))
-    .executeTakeFirst();
+  const stream = await anyStreamByName(db, user.realm_id, ref.name);
   if (!stream) throw badRequest(error);
   return stream;
 }

@@ -14,11 +14,11 @@ import {
 } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { doEndSessionsOfUser } from "./sessions.js";
-import { ApiError, badRequest, ownerRequired, adminRequired } from "../base/errors.js";
-import { Role } from "../lib/roles.js";
+import { ApiError, badRequest, ownerRequired, adminRequired, insufficientPermission } from "../base/errors.js";
+import { Role } from "../lib/users/roles.js";
 import { hashPassword, randomToken } from "../base/secrets.js";
-import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users.js";
-import { initialSettingsFor } from "../lib/settings.js";
+import { apiUser, canSeeDeliveryEmail, dummyEmail, EmailVisibility } from "../lib/users/users.js";
+import { initialSettingsFor } from "../lib/users/settings.js";
 import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js";
 import { doSetSubscriptionsUserActive, subscribeToDefaultStreams } from "./subscriptions.js";
 import { welcomeNewUser } from "./onboarding.js";
@@ -113,7 +113,7 @@ async function sendUserAdd(tx: Db, outbox: Outbox, user: UserRow): Promise<void>
  */
 export async function checkDeactivateUser(ctx: AppContext, actor: UserRow | null, target: UserRow, comment: string | null): Promise<void> {
   const role = actor?.role ?? Role.OWNER;
-  if (role > Role.ADMINISTRATOR) throw badRequest("Insufficient permission");
+  if (role > Role.ADMINISTRATOR) throw insufficientPermission();
   if (target.role === Role.OWNER && role !== Role.OWNER) throw ownerRequired();
   await write(ctx, async (tx, outbox) => {
     const owners = await activeHumanOwnerIds(tx, target.realm_id);
@@ -180,7 +180,7 @@ async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: st
 
 /** Admin reactivates a user (POST /users/{user_id}/reactivate); a null `actor` is the server's operator. */
 export async function checkReactivateUser(ctx: AppContext, actor: UserRow | null, target: UserRow): Promise<void> {
-  if (actor && actor.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === actor.id)) throw badRequest("Insufficient permission");
+  if (actor && actor.role > Role.ADMINISTRATOR && !(target.is_bot && target.bot_owner_id === actor.id)) throw insufficientPermission();
   if (target.is_active) throw badRequest("User is already active");
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, target.id, { is_active: 1 });

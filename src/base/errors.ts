@@ -86,3 +86,16 @@ export function rateLimited(secs: number): ApiError {
 export function conversionError(name: string, badValue: string | number): ApiError {
   return new ApiError(`Bad value for '${name}': ${badValue}`, "REQUEST_VARIABLE_INVALID", 400, { var_name: name, bad_value: badValue });
 }
+
+/** The messages Zulip repeats across endpoints, each a plain 400 BAD_REQUEST. */
+export const insufficientPermission = (): ApiError => badRequest("Insufficient permission");
+/** A user group that does not exist or is not the caller's to see. */
+export const invalidUserGroup = (): ApiError => badRequest("Invalid user group");
+/** A user who does not exist or is not in the caller's realm. */
+export const noSuchUser = (): ApiError => badRequest("No such user");
+/** A target user who has been deactivated. */
+export const userDeactivated = (): ApiError => badRequest("User is deactivated");
+/** A channel that does not exist or that the caller may not see. */
+export const invalidChannelId = (): ApiError => badRequest("Invalid channel ID");
+/** Messages that do not exist or that the caller may not see. */
+export const invalidMessages = (): ApiError => badRequest("Invalid message(s)");

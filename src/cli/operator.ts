@@ -5,8 +5,8 @@ import { checkChangeRole, checkDeactivateUser, checkReactivateUser } from "../ac
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { userByDeliveryEmail, usersOfRealm, type UserRow } from "../db/queries/users.js";
-import { ApiError, badRequest } from "../base/errors.js";
-import { ROLE_NAMES } from "../lib/roles.js";
+import { ApiError, userDeactivated } from "../base/errors.js";
+import { ROLE_NAMES } from "../lib/users/roles.js";
 import { print, withContext } from "./run.js";
 
 /** The role's name as the CLI takes and prints it. */
@@ -61,7 +61,7 @@ export function addOperatorCommands(program: Command): void {
     .action((opts: { email: string; json?: boolean }) =>
       withContext(async (ctx) => {
         const user = await userByEmail(ctx, opts.email);
-        if (!user.is_active) throw badRequest("User is deactivated");
+        if (!user.is_active) throw userDeactivated();
         await checkDeactivateUser(ctx, null, user, null);
         print(summary({ ...user, is_active: 0 }), opts.json);
       }),
@@ -105,7 +105,7 @@ export function addOperatorCommands(program: Command): void {
       withContext(async (ctx) => {
         const user = await userByEmail(ctx, opts.email);
         if (user.is_bot) throw new ApiError(`${user.delivery_email} is a bot: bots have no password (they use their API key)`);
-        if (!user.is_active) throw badRequest("User is deactivated");
+        if (!user.is_active) throw userDeactivated();
         if (opts.printLink) {
           const link = await doStartPasswordReset(ctx, user);
           print({ user_id: user.id, email: user.delivery_email, link }, opts.json);

@@ -1,7 +1,13 @@
-import type { AppContext } from "../context.js";
-import { alertWordCacheOf } from "../lib/alert-words.js";
-import { presenceOf, type PresenceEntry } from "../lib/presence.js";
 import type { QueuedEvent } from "./types.js";
+
+/** One user's presence. */
+export interface PresenceEntry {
+  userId: number;
+  realmId: number;
+  lastActive: number | null;
+  lastConnected: number | null;
+  updateId: number;
+}
 
 /**
  * What a committed write made stale in the in-memory caches, named by key so that every process
@@ -27,46 +33,6 @@ export type CacheChange =
 export interface Commit {
   events: readonly QueuedEvent[];
   changes: readonly CacheChange[];
-}
-
-/** Applies committed changes to this process's caches. */
-export function applyChanges(ctx: AppContext, changes: readonly CacheChange[]): void {
-  for (const change of changes) {
-    switch (change.cache) {
-      case "user":
-        ctx.users.forget(change.id);
-        break;
-      case "realm":
-        ctx.realms.forget(change.id);
-        break;
-      case "sessions":
-        ctx.sessions.forgetUser(change.userId);
-        break;
-      case "linkifiers":
-        ctx.linkifiers.forget(change.realmId);
-        break;
-      case "alert_words":
-        alertWordCacheOf(ctx).forget(change.realmId);
-        break;
-      case "scheduled_messages":
-        ctx.scheduledMessages.wake(change.dueAt);
-        break;
-      case "mail":
-        ctx.mail.wake(change.dueAt);
-        break;
-      case "presence":
-        presenceOf(ctx).observe(change.entry);
-        break;
-      case "all":
-        ctx.users.forgetAll();
-        ctx.realms.forgetAll();
-        ctx.linkifiers.forgetAll();
-        ctx.groups.forgetAll();
-        ctx.sessions.forgetAll();
-        alertWordCacheOf(ctx).forgetAll();
-        break;
-    }
-  }
 }
 
 /** A commit sent as JSON by another process (the cluster stream, the CLI), or undefined when it is not one. */

@@ -1,4 +1,4 @@
-import { deleteMessageEventForQueue, messageEventForQueue } from "../lib/message-events.js";
+import { deleteMessageEventForQueue, messageEventForQueue } from "./message-events.js";
 import type { QueueOptions } from "./queue.js";
 import type { AppEvent } from "./types.js";
 

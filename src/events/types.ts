@@ -226,7 +226,34 @@ export type AttachmentEvent =
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
-export type AppEvent = RealmUserEvent | CustomProfileFieldsEvent | RealmBotEvent | HeartbeatEvent | TypingEvent | SubscriptionEvent | StreamEvent | DefaultStreamsEvent | UserTopicEvent | MutedTopicsEvent | UserGroupEvent | InvitesChangedEvent | UserStateEvent | MessageEvent | UpdateMessageEvent | DeleteMessageEvent | UpdateMessageFlagsEvent | ReactionEvent | RealmEmojiEvent | RealmEvent | RealmDomainsEvent | SubmessageEvent | ScheduledMessagesEvent | RealmLinkifiersEvent | RealmPlaygroundsEvent | DefaultStreamGroupsEvent | AttachmentEvent;
+export type AppEvent =
+  | RealmUserEvent
+  | CustomProfileFieldsEvent
+  | RealmBotEvent
+  | HeartbeatEvent
+  | TypingEvent
+  | SubscriptionEvent
+  | StreamEvent
+  | DefaultStreamsEvent
+  | UserTopicEvent
+  | MutedTopicsEvent
+  | UserGroupEvent
+  | InvitesChangedEvent
+  | UserStateEvent
+  | MessageEvent
+  | UpdateMessageEvent
+  | DeleteMessageEvent
+  | UpdateMessageFlagsEvent
+  | ReactionEvent
+  | RealmEmojiEvent
+  | RealmEvent
+  | RealmDomainsEvent
+  | SubmessageEvent
+  | ScheduledMessagesEvent
+  | RealmLinkifiersEvent
+  | RealmPlaygroundsEvent
+  | DefaultStreamGroupsEvent
+  | AttachmentEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

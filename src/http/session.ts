@@ -5,7 +5,7 @@ import type { RealmRow } from "../db/queries/realms.js";
 import type { SessionRow } from "../db/queries/sessions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { MaybePromise } from "../base/maybe-promise.js";
-import { sessionDigest } from "../lib/session-cache.js";
+import { sessionDigest } from "../caches/sessions.js";
 import { checkActive } from "./auth.js";
 import { ApiError, csrfFailed, sessionRequired } from "../base/errors.js";
 
@@ -31,9 +31,10 @@ export function findSession(ctx: AppContext, request: FastifyRequest): MaybeProm
 }
 
 /**
- * Authenticates a /json call by its session cookie, as Zulip's authenticated_json_view behind
- * csrf_protect: no session is a 401 asking for session authentication; a call that changes
- * something (not GET or HEAD) must then pass the CSRF check; then the account must be active.
+ * Authenticates a /json call by the session `findSession` found (without one, the caller answers
+ * 401 asking for session authentication), as Zulip's authenticated_json_view behind csrf_protect:
+ * a call that changes something (not GET or HEAD) must pass the CSRF check; then the account and
+ * its organisation must be active.
  */
 export function sessionUser(ctx: AppContext, request: FastifyRequest, found: FoundSession): MaybePromise<UserRow> {
   // A request another process of the cluster forwarded was checked there.

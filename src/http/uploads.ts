@@ -1,17 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import multipart from "@fastify/multipart";
 import type { Multipart } from "@fastify/multipart";
-import type { Readable } from "node:stream";
 import { ApiError, badRequest } from "../base/errors.js";
-
-/** A file sent in a multipart body, read into memory. */
-export interface UploadedFile {
-  kind: "file";
-  field: string;
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
+import type { IncomingFile, UploadedFile } from "../uploads/incoming.js";
 
 /** The largest file a multipart body may carry (the server_settings' max_file_upload_size_mib). */
 export const MAX_FILE_UPLOAD_SIZE_MIB = 25;
@@ -70,14 +61,6 @@ function multipartError(error: unknown): ApiError {
 
 function isUploadedFile(value: unknown): value is UploadedFile {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "file" && Buffer.isBuffer((value as { data?: unknown }).data);
-}
-
-/** A file arriving in a multipart body, not yet read: its bytes flow through `stream` once. */
-export interface IncomingFile {
-  filename: string;
-  mimetype: string;
-  /** `truncated` turns true when the file passed the size limit and the rest was dropped. */
-  stream: Readable & AsyncIterable<Buffer> & { truncated: boolean };
 }
 
 /** The error @fastify/multipart raises when a file passes the size limit. */

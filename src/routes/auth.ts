@@ -5,7 +5,7 @@ import { endpoint, publicEndpoint } from "../http/endpoint.js";
 import { ApiError, badRequest, rateLimited } from "../base/errors.js";
 import { str } from "../http/params.js";
 import { realmIconUrl } from "../lib/realm/branding.js";
-import { checkPasswordLogin } from "../lib/login.js";
+import { checkPasswordLogin } from "../lib/users/login.js";
 import { FEATURE_LEVEL, VERSION } from "../base/version.js";
 
 const AUTHENTICATION_METHODS = {

@@ -5,7 +5,7 @@ import { authenticate } from "../http/auth.js";
 import { endpoint } from "../http/endpoint.js";
 import { sessionRequired } from "../base/errors.js";
 import { findSession, sessionUser } from "../http/session.js";
-import { avatarUrl, mediumAvatarUrl } from "../lib/users.js";
+import { avatarUrl, mediumAvatarUrl } from "../lib/users/users.js";
 import { sendStoredFile } from "../http/files.js";
 import { uploadedFiles } from "../http/uploads.js";
 

@@ -6,7 +6,7 @@ import {
 } from "../actions/default-stream-groups.js";
 import { endpoint } from "../http/endpoint.js";
 import { isList, isStr, json, pathInt, str } from "../http/params.js";
-import { requireAdmin } from "../lib/roles.js";
+import { requireAdmin } from "../lib/users/roles.js";
 
 /** Default channel groups (administrators); clients read them from /register, Zulip has no GET. */
 export const defaultStreamGroupEndpoints = [

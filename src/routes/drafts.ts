@@ -2,7 +2,7 @@ import { checkCreateDrafts, checkDeleteDraft, checkEditDraft } from "../actions/
 import { draftsOf } from "../db/queries/drafts.js";
 import { endpoint } from "../http/endpoint.js";
 import { isList, json, pathInt } from "../http/params.js";
-import { apiDraft, checkDraftsEnabled, parseDraft } from "../lib/drafts.js";
+import { apiDraft, checkDraftsEnabled, parseDraft } from "../lib/messages/drafts.js";
 
 /** Server-side drafts, synchronised between a user's clients. */
 export const draftEndpoints = [

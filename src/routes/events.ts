@@ -1,5 +1,5 @@
 import { checkSendTyping } from "../actions/typing.js";
-import { pollRegisterParams, queueOptions, registerParams, registerQueue, type Registration } from "../events/register.js";
+import { pollRegisterParams, queueOptions, registerParams, registerQueue, type Registration } from "./register.js";
 import { badQueueId } from "../events/queue.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";

@@ -29,4 +29,33 @@ import { avatarEndpoints } from "./avatars.js";
 import { realmBrandingEndpoints } from "./realm-branding.js";
 
 /** Every REST endpoint the server answers. */
-export const allEndpoints: readonly Endpoint[] = [...authEndpoints, ...eventEndpoints, ...userEndpoints, ...userGroupEndpoints, ...inviteEndpoints, ...streamEndpoints, ...subscriptionEndpoints, ...userTopicEndpoints, ...settingsEndpoints, ...presenceEndpoints, ...draftEndpoints, ...mutedUserEndpoints, ...alertWordEndpoints, ...pushTokenEndpoints, ...messageFlagEndpoints, ...messageEndpoints, ...profileFieldEndpoints, ...realmEmojiEndpoints, ...realmEndpoints, ...messageDetailEndpoints, ...scheduledMessageEndpoints, ...realmLinkifierEndpoints, ...realmPlaygroundEndpoints, ...defaultStreamGroupEndpoints, ...uploadEndpoints, ...avatarEndpoints, ...realmBrandingEndpoints, apiDescriptionEndpoint(() => allEndpoints)];
+export const allEndpoints: readonly Endpoint[] = [
+  ...authEndpoints,
+  ...eventEndpoints,
+  ...userEndpoints,
+  ...userGroupEndpoints,
+  ...inviteEndpoints,
+  ...streamEndpoints,
+  ...subscriptionEndpoints,
+  ...userTopicEndpoints,
+  ...settingsEndpoints,
+  ...presenceEndpoints,
+  ...draftEndpoints,
+  ...mutedUserEndpoints,
+  ...alertWordEndpoints,
+  ...pushTokenEndpoints,
+  ...messageFlagEndpoints,
+  ...messageEndpoints,
+  ...profileFieldEndpoints,
+  ...realmEmojiEndpoints,
+  ...realmEndpoints,
+  ...messageDetailEndpoints,
+  ...scheduledMessageEndpoints,
+  ...realmLinkifierEndpoints,
+  ...realmPlaygroundEndpoints,
+  ...defaultStreamGroupEndpoints,
+  ...uploadEndpoints,
+  ...avatarEndpoints,
+  ...realmBrandingEndpoints,
+  apiDescriptionEndpoint(() => allEndpoints),
+];

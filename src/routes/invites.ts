@@ -7,9 +7,9 @@ import {
 } from "../actions/invites.js";
 import { endpoint } from "../http/endpoint.js";
 import { bool, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
-import { DEFAULT_INVITE_VALIDITY_MINUTES, invitesControlledBy } from "../lib/invites.js";
-import { ROLE_VALUES } from "../lib/roles.js";
-import { requireMemberOrAdmin } from "../lib/user-groups.js";
+import { DEFAULT_INVITE_VALIDITY_MINUTES, invitesControlledBy } from "../lib/users/invites.js";
+import { ROLE_VALUES } from "../lib/users/roles.js";
+import { requireMemberOrAdmin } from "../lib/groups/user-groups.js";
 
 const common = {
   invite_expires_in_minutes: json(isNullable(isInt())).default(DEFAULT_INVITE_VALIDITY_MINUTES),

@@ -5,7 +5,7 @@ import { defaultRealm, type RealmRow } from "../db/queries/realms.js";
 import { ApiError } from "../base/errors.js";
 import { escapeHtml, html } from "../http/pages.js";
 import { bodyField, checkCsrf, clearSessionCookie, findSession, setSessionCookie } from "../http/session.js";
-import { checkPasswordLogin } from "../lib/login.js";
+import { checkPasswordLogin } from "../lib/users/login.js";
 import { authPage, formError, refusedForeignForm, sendForbidden } from "./form-pages.js";
 
 /** Django's AuthenticationForm invalid_login, with Zulip's username field ("email"). */

@@ -1,7 +1,7 @@
 import { endpoint } from "../http/endpoint.js";
 import { pathInt } from "../http/params.js";
-import { messageHistory } from "../lib/message-info/history.js";
-import { readReceipts } from "../lib/message-info/read-receipts.js";
+import { messageHistory } from "../lib/messages/history.js";
+import { readReceipts } from "../lib/messages/read-receipts.js";
 
 /** What is known about a message beyond its own fields: its versions and who has read it. */
 export const messageDetailEndpoints = [

@@ -4,10 +4,10 @@ import { checkAddSubmessage } from "../actions/submessages.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, int, isInt, isList, json, pathInt, str } from "../http/params.js";
-import { fetchRange, matchingReceived as matchingReceivedRows, parseAnchor } from "../lib/message-fetch.js";
-import { htmlEscape } from "../lib/message-rules.js";
-import { parseNarrow } from "../lib/narrow.js";
-import { highlightHtml, highlightTopic } from "../lib/search-highlight.js";
+import { fetchRange, matchingReceived as matchingReceivedRows, parseAnchor } from "../lib/messages/fetch.js";
+import { htmlEscape } from "../lib/messages/rules.js";
+import { parseNarrow } from "../lib/messages/narrow.js";
+import { highlightHtml, highlightTopic } from "../lib/messages/search-highlight.js";
 
 // Zulip's MAX_MESSAGES_PER_UPDATE for POST /messages/flags/narrow.
 const MAX_PER_UPDATE = 5000;

@@ -5,13 +5,13 @@ import { clientFromUserAgent } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
-import { HISTORICAL_FLAGS } from "../lib/flags.js";
-import { accessMessage } from "../lib/message-access.js";
-import { messageDicts } from "../lib/message-dict.js";
-import { fetchRange, MAX_MESSAGES_PER_FETCH, parseAnchor } from "../lib/message-fetch.js";
-import { parseNarrow } from "../lib/narrow.js";
-import { renderContent } from "../lib/render.js";
-import { highlightHtml, highlightTopic } from "../lib/search-highlight.js";
+import { HISTORICAL_FLAGS } from "../lib/messages/flags.js";
+import { accessMessage } from "../lib/messages/access.js";
+import { messageDicts } from "../lib/messages/dict.js";
+import { fetchRange, MAX_MESSAGES_PER_FETCH, parseAnchor } from "../lib/messages/fetch.js";
+import { parseNarrow } from "../lib/messages/narrow.js";
+import { renderContent } from "../lib/messages/render.js";
+import { highlightHtml, highlightTopic } from "../lib/messages/search-highlight.js";
 
 /** Messages: send, fetch, fetch one, edit, delete, render. */
 export const messageEndpoints = [

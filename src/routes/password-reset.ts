@@ -5,7 +5,7 @@ import { defaultRealm } from "../db/queries/realms.js";
 import { ApiError } from "../base/errors.js";
 import { escapeHtml, html } from "../http/pages.js";
 import { bodyField } from "../http/session.js";
-import { isValidEmail } from "../lib/invites.js";
+import { isValidEmail } from "../lib/users/invites.js";
 import { authPage, formError, refusedForeignForm } from "./form-pages.js";
 
 const INVALID_LINK = "Sorry, the link you provided is invalid or has already been used.";

@@ -2,14 +2,15 @@ import { checkUpdatePresence } from "../actions/presence.js";
 import { checkUpdateStatus } from "../actions/status.js";
 import { statusOf } from "../db/queries/user-status.js";
 import { endpoint } from "../http/endpoint.js";
-import { badRequest } from "../base/errors.js";
+import { badRequest, noSuchUser } from "../base/errors.js";
 import { bool, int, pathInt, str } from "../http/params.js";
-import { requireHuman } from "../lib/human.js";
-import { OFFLINE_THRESHOLD_SECS, legacyPresence, presenceOf, realmPresences } from "../lib/presence.js";
-import { realmProp } from "../lib/realm-props.js";
-import { userSetting } from "../lib/settings.js";
-import { formatStatus } from "../lib/status.js";
-import { accessUserByEmail, accessUserById } from "../lib/users.js";
+import { requireHuman } from "../http/human.js";
+import { OFFLINE_THRESHOLD_SECS } from "../caches/presence.js";
+import { legacyPresence, realmPresences } from "../lib/users/presence.js";
+import { realmProp } from "../lib/realm/props.js";
+import { userSetting } from "../lib/users/settings.js";
+import { formatStatus } from "../lib/users/status.js";
+import { accessUserByEmail, accessUserById } from "../lib/users/users.js";
 
 /** Presence (report, read one, read the realm) and user status. */
 export const presenceEndpoints = [
@@ -43,9 +44,9 @@ export const presenceEndpoints = [
       const target = /^\d+$/.test(key)
         ? await accessUserById(ctx.db, user, pathInt(key), { allowDeactivated: false, allowBots: true }).catch(() => undefined)
         : await accessUserByEmail(ctx.db, user, key).catch(() => undefined);
-      if (!target || !target.is_active) throw badRequest("No such user");
+      if (!target || !target.is_active) throw noSuchUser();
       if (target.is_bot) throw badRequest("Presence is not supported for bot users.");
-      const entry = (await presenceOf(ctx).realm(target.realm_id)).entries.get(target.id);
+      const entry = (await ctx.presence.realm(target.realm_id)).entries.get(target.id);
       if (!entry) throw badRequest(`No presence data for ${key}`);
       const { aggregated, website } = legacyPresence(entry, target);
       const now = Math.floor(ctx.clock.now() / 1000);

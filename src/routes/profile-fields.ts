@@ -11,9 +11,9 @@ import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
 import { adminRequired } from "../base/errors.js";
 import { bool, int, isDict, isInt, isList, json, pathInt, str } from "../http/params.js";
-import { requireHuman } from "../lib/human.js";
-import { fieldDict, isFieldData, isProfileValue } from "../lib/profile-fields.js";
-import { isAdmin } from "../lib/roles.js";
+import { requireHuman } from "../http/human.js";
+import { fieldDict, isFieldData, isProfileValue } from "../lib/users/profile-fields.js";
+import { isAdmin } from "../lib/users/roles.js";
 
 function requireAdmin(user: UserRow): void {
   if (!isAdmin(user)) throw adminRequired();

@@ -2,7 +2,7 @@ import { checkAddPushToken, checkRemovePushToken } from "../actions/push-tokens.
 import { PushKind } from "../db/queries/push-tokens.js";
 import { endpoint } from "../http/endpoint.js";
 import { str } from "../http/params.js";
-import { requireHuman } from "../lib/human.js";
+import { requireHuman } from "../http/human.js";
 
 /** Mobile push device tokens (stored per user; sending pushes is another area). */
 export const pushTokenEndpoints = [

@@ -6,7 +6,7 @@ import { sendStoredFile } from "../http/files.js";
 import { bool } from "../http/params.js";
 import { uploadedFiles } from "../http/uploads.js";
 import { realmBrandingKey } from "../lib/realm/branding.js";
-import { requireAdmin } from "../lib/roles.js";
+import { requireAdmin } from "../lib/users/roles.js";
 
 /** The organisation's icon and wide logos (light and dark theme): upload one, or go back to the default; administrators only. */
 export const realmBrandingEndpoints = [

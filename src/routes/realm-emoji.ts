@@ -5,7 +5,7 @@ import type { AppContext } from "../context.js";
 import { realmEmojiOfRealm } from "../db/queries/realm-emoji.js";
 import { endpoint } from "../http/endpoint.js";
 import { uploadedFiles } from "../http/uploads.js";
-import { EMOJI_IMAGE_TYPES, emojiFilePath, realmEmojiDict } from "../lib/realm-emoji.js";
+import { EMOJI_IMAGE_TYPES, emojiFilePath, realmEmojiDict } from "../lib/realm/emoji.js";
 
 /** Custom emoji: list (public to the realm's users), upload, deactivate. */
 export const realmEmojiEndpoints = [

@@ -2,8 +2,8 @@ import { checkAddLinkifier, checkRemoveLinkifier, checkReorderLinkifiers, checkU
 import { linkifiersOfRealm } from "../db/queries/realm-filters.js";
 import { endpoint } from "../http/endpoint.js";
 import { isInt, isList, json, pathInt, str } from "../http/params.js";
-import { linkifierDicts } from "../lib/realm-config/linkifiers.js";
-import { requireAdmin } from "../lib/roles.js";
+import { linkifierDicts } from "../lib/realm/linkifiers.js";
+import { requireAdmin } from "../lib/users/roles.js";
 
 /** Linkifiers: the list (any user), and adding, changing, removing and reordering (administrators). */
 export const realmLinkifierEndpoints = [

@@ -1,8 +1,8 @@
 import { checkAddPlayground, checkRemovePlayground } from "../actions/realm-playgrounds.js";
 import { endpoint } from "../http/endpoint.js";
 import { pathInt, str } from "../http/params.js";
-import { checkPygmentsLanguage } from "../lib/realm-config/playgrounds.js";
-import { requireAdmin } from "../lib/roles.js";
+import { checkPygmentsLanguage } from "../lib/realm/playgrounds.js";
+import { requireAdmin } from "../lib/users/roles.js";
 
 /** Code playgrounds: adding and removing (administrators); clients read them from /register. */
 export const realmPlaygroundEndpoints = [

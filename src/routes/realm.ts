@@ -7,7 +7,7 @@ import { adminRequired, missingArgument, ownerRequired } from "../base/errors.js
 import { decodeJson, isBool, str, type Param } from "../http/params.js";
 import { realmDomainDict } from "../lib/realm/domains.js";
 import { decodeRealmSetting, REALM_SETTINGS, type DecodedSettingValue } from "../lib/realm/settings.js";
-import { isAdmin, Role } from "../lib/roles.js";
+import { isAdmin, Role } from "../lib/users/roles.js";
 
 // Parameters are taken raw and decoded in the handler: Zulip refuses callers without the role
 // before it reads the values.

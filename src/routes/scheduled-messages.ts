@@ -2,8 +2,8 @@ import { checkDeleteScheduledMessage, checkEditScheduledMessage, checkScheduleMe
 import { clientFromUserAgent } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
-import { pendingScheduledMessages } from "../lib/scheduled-messages/api.js";
-import { MAX_DELIVERY_TIMESTAMP } from "../lib/scheduled-messages/rules.js";
+import { pendingScheduledMessages } from "../lib/messages/scheduled.js";
+import { MAX_DELIVERY_TIMESTAMP } from "../lib/messages/scheduled-rules.js";
 
 const TYPES = ["direct", "channel", "stream", "private"] as const;
 

@@ -3,9 +3,9 @@ import { checkChangeAccount } from "../actions/account.js";
 import { endpoint } from "../http/endpoint.js";
 import { adminRequired, badRequest } from "../base/errors.js";
 import { Param, decodeJson, int, isBool, str } from "../http/params.js";
-import { requireHuman } from "../lib/human.js";
-import { isAdmin } from "../lib/roles.js";
-import { LANGUAGES, NOTIFICATION_SOUNDS, SETTINGS, isTimezone, type SettingDef, type SettingValue } from "../lib/settings.js";
+import { requireHuman } from "../http/human.js";
+import { isAdmin } from "../lib/users/roles.js";
+import { LANGUAGES, NOTIFICATION_SOUNDS, SETTINGS, isTimezone, type SettingDef, type SettingValue } from "../lib/users/settings.js";
 
 const MAX_BATCHING_PERIOD_SECS = 7 * 24 * 60 * 60;
 

@@ -5,9 +5,9 @@ import { subscriberIds } from "../db/queries/subscriptions.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, int, isInt, json, pathInt, str } from "../http/params.js";
-import { isAdmin } from "../lib/roles.js";
-import { listStreams } from "../lib/stream-list.js";
-import { accessStreamById, accessStreamByName, apiStream, MAX_STREAM_DESCRIPTION_LENGTH, streamEmailAddress } from "../lib/streams.js";
+import { isAdmin } from "../lib/users/roles.js";
+import { listStreams } from "../lib/channels/list.js";
+import { accessStreamById, accessStreamByName, apiStream, MAX_STREAM_DESCRIPTION_LENGTH, streamEmailAddress } from "../lib/channels/streams.js";
 import { postPolicyParam, retentionParam } from "./subscriptions.js";
 
 /** Channels: list, read, look up, update, archive, subscribers, email address, default channels and topics (listing, deleting). */

@@ -12,9 +12,9 @@ import type { UserRow } from "../db/queries/users.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, decodeJson, int, isBool, isDict, isEither, isInt, isList, isOneOf, isStr, json, Param, pathInt, type Check, type ParamValues } from "../http/params.js";
-import { listSubscriptions } from "../lib/stream-list.js";
-import { accessStreamById, isSubscribed, MAX_STREAM_DESCRIPTION_LENGTH, STREAM_POST_POLICIES } from "../lib/streams.js";
-import { accessUserById } from "../lib/users.js";
+import { listSubscriptions } from "../lib/channels/list.js";
+import { accessStreamById, isSubscribed, MAX_STREAM_DESCRIPTION_LENGTH, STREAM_POST_POLICIES } from "../lib/channels/streams.js";
+import { accessUserById } from "../lib/users/users.js";
 
 /** Zulip's check_color: a string of `#` and 3–6 hex digits. */
 const isColor: Check<string> = (value, name) => {

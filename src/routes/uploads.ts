@@ -13,11 +13,11 @@ import { sendFileError, sendStoredFile } from "../http/files.js";
 import { findSession, sessionUser } from "../http/session.js";
 import { pathInt } from "../http/params.js";
 import { receiveSingleFile } from "../http/uploads.js";
-import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/attachments.js";
+import { attachmentDicts, fileAccess, spectatorFileAccess, storedThumbnails, type FileAccess } from "../lib/messages/attachments.js";
 import { formatName, parseFormatName } from "../uploads/images.js";
 import { isPathId } from "../uploads/paths.js";
 import { ImageProxyError } from "../uploads/image-proxy.js";
-import { mayShowImage } from "../lib/image-access.js";
+import { mayShowImage } from "../lib/messages/image-access.js";
 
 // Shown in the browser when detected from the bytes as one of these; every other file is a download.
 const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"]);

@@ -3,8 +3,8 @@ import { checkCreateUserGroup, checkDeleteUserGroup, checkEditUserGroup } from "
 import type { GroupSettingValue } from "../events/types.js";
 import { endpoint } from "../http/endpoint.js";
 import { bool, isDict, isEither, isInt, isList, json, pathInt, str, type Check } from "../http/params.js";
-import { accessUserById } from "../lib/users.js";
-import { requireMemberOrAdmin } from "../lib/user-groups.js";
+import { accessUserById } from "../lib/users/users.js";
+import { requireMemberOrAdmin } from "../lib/groups/user-groups.js";
 
 /** A group-setting value: a group id or {direct_members, direct_subgroups} (level 258). */
 const isSettingValue: Check<GroupSettingValue> = isEither(

@@ -1,9 +1,9 @@
 import { checkSetUserTopic } from "../actions/user-topics.js";
-import { VisibilityPolicy } from "../lib/user-topics.js";
+import { VisibilityPolicy } from "../lib/channels/user-topics.js";
 import { endpoint } from "../http/endpoint.js";
 import { ApiError, badRequest } from "../base/errors.js";
 import { choice, int, str } from "../http/params.js";
-import { MAX_TOPIC_LENGTH } from "../lib/streams.js";
+import { MAX_TOPIC_LENGTH } from "../lib/channels/streams.js";
 
 const POLICIES: readonly number[] = Object.values(VisibilityPolicy);
 

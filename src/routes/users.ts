@@ -2,11 +2,11 @@ import { checkChangeRole, checkCreateUser, checkDeactivateOwnUser, checkDeactiva
 import { endpoint } from "../http/endpoint.js";
 import { adminRequired } from "../base/errors.js";
 import { bool, isDict, isInt, isList, isNullable, isOneOf, json, pathInt, str } from "../http/params.js";
-import { ROLE_VALUES, isAdmin } from "../lib/roles.js";
-import { accessUserByEmail, accessUserById, apiUser, checkFullName, checkFullNameAvailable, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users.js";
+import { ROLE_VALUES, isAdmin } from "../lib/users/roles.js";
+import { accessUserByEmail, accessUserById, apiUser, checkFullName, checkFullNameAvailable, loadProfileData, NO_PROFILE, ownUserText } from "../lib/users/users.js";
 import { checkUpdateProfileData } from "../actions/profile-fields.js";
 import { whenBoth } from "../base/maybe-promise.js";
-import { isProfileValue } from "../lib/profile-fields.js";
+import { isProfileValue } from "../lib/users/profile-fields.js";
 
 const listParams = {
   client_gravatar: bool().default(true),

@@ -105,6 +105,13 @@ export class ImageProxy {
       entry.used = Date.now();
       return file;
     }
+    // Made by another process sharing the data folder (a cluster): taken into this one's index.
+    const stat = entry ? undefined : await fs.stat(file).catch(() => undefined);
+    if (stat) {
+      this.index.set(key, { bytes: stat.size, used: Date.now() });
+      this.cachedBytes += stat.size;
+      return file;
+    }
     let pending = this.inflight.get(key);
     if (!pending) {
       pending = this.withSlot(() => this.make(url, size, key)).finally(() => this.inflight.delete(key));

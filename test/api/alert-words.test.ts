@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alertWordsMatch } from "../../src/lib/alert-words.js";
+import { alertWordsMatch } from "../../src/lib/users/alert-words.js";
 import { error, success } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 

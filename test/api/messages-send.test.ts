@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
-import { Role } from "../../src/lib/roles.js";
+import { Role } from "../../src/lib/users/roles.js";
 import { createChannels, sendStream, type Channels } from "./messages-fixtures.js";
 import { createStreams } from "./streams-helpers.js";
 

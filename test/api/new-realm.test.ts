@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRealm } from "../../src/actions/realms.js";
 import { checkCreateUser } from "../../src/actions/users.js";
 import type { UserRow } from "../../src/db/queries/users.js";
-import { Role } from "../../src/lib/roles.js";
+import { Role } from "../../src/lib/users/roles.js";
 import { Client, type Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/base/errors.js";
-import { checkUserGroupMentionAllowed } from "../../src/lib/user-groups.js";
+import { checkUserGroupMentionAllowed } from "../../src/lib/groups/user-groups.js";
 import type { Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 import { groupIdOf, groupIdsByName } from "./user-groups-helpers.js";

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { Store } from "../../src/db/index.js";
 import type { UserRow } from "../../src/db/queries/users.js";
 import type { EventQueue } from "../../src/events/queue.js";
-import { Role } from "../../src/lib/roles.js";
+import { Role } from "../../src/lib/users/roles.js";
 import { Client } from "./client.js";
 import { freshPostgres } from "./postgres.js";
 import { startCluster } from "./cluster.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ATTEMPT_RULES, AttemptLimiter } from "../../src/base/attempts.js";
-import { isStrongPassword } from "../../src/lib/passwords.js";
+import { isStrongPassword } from "../../src/lib/users/passwords.js";
 
 describe("AttemptLimiter", () => {
   it("applies every rule: email changes are 2 an hour and 5 a day", () => {

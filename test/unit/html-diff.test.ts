@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlightHtmlDifferences } from "../../src/lib/message-info/html-diff.js";
+import { highlightHtmlDifferences } from "../../src/algorithms/html-diff/diff.js";
 
 const ins = (text: string) => `<span class="highlight_text_inserted">${text}</span>`;
 const del = (text: string) => `<span class="highlight_text_deleted">${text}</span>`;

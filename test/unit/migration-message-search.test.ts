@@ -1,8 +1,8 @@
 import { sql, type SqlBool } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/db/index.js";
-import { parseSearch, searchCondition } from "../../src/lib/message-search.js";
-import { notificationBotRow } from "../../src/lib/system-bots.js";
+import { parseSearch, searchCondition } from "../../src/lib/messages/search.js";
+import { notificationBotRow } from "../../src/db/system-bots.js";
 import { testBackend } from "../harness/server.js";
 import { databaseBefore } from "./migration-helpers.js";
 

@@ -1,6 +1,6 @@
 import SQLite from "../../src/db/sqlite-binding.js";
 import { describe, expect, it } from "vitest";
-import { porterStem } from "../../src/lib/porter-stemmer.js";
+import { porterStem } from "../../src/algorithms/porter-stemmer.js";
 
 /** Words from Porter's paper and a few more; the stems must be the ones SQLite's FTS5 stores. */
 const WORDS = `caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated troubled sized hopping

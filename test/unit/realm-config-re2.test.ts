@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileRe2, findFrom } from "../../src/lib/realm-config/regex/engine.js";
-import { parseRe2 } from "../../src/lib/realm-config/regex/parse.js";
+import { compileRe2, findFrom } from "../../src/algorithms/re2/engine.js";
+import { parseRe2 } from "../../src/algorithms/re2/parse.js";
 
 /** RE2's error text for a pattern, or "OK". */
 function verdict(pattern: string): string {

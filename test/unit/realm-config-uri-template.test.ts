@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UriTemplate } from "../../src/lib/realm-config/uri-template.js";
+import { UriTemplate } from "../../src/algorithms/uri-template.js";
 
 describe("URL templates: validity and variable names", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
-import { streamEmailAddress } from "../../src/lib/streams.js";
+import { streamEmailAddress } from "../../src/lib/channels/streams.js";
 
 const TOKEN = "af64447e9e39374841063747ade8e6b0";
 const address = (name: string, domain = "testserver") => streamEmailAddress({ name, email_token: TOKEN }, domain);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { widgetOf, widgetSubmessageContent } from "../../src/lib/widgets/parse.js";
+import { widgetOf, widgetSubmessageContent } from "../../src/lib/messages/widgets/parse.js";
 
 const content = (text: string) => {
   const widget = widgetOf(text);

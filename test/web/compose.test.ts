@@ -36,6 +36,11 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
   const row = (page: Page, id: number) => page.locator(`.message[data-id="${id}"]`);
   const go = (page: Page, hash: string) => page.evaluate((h) => void (location.hash = h), hash);
+  /** Opens a topic and waits until compose has taken it as its recipient. */
+  const openTopic = async (page: Page, topic: string) => {
+    await go(page, topicHash(topic));
+    await expect.poll(() => page.getByRole("combobox", { name: "Topic" }).inputValue()).toBe(topic);
+  };
   const topicHash = (topic: string) => `#narrow/channel/${denmarkId}-Denmark/topic/${encodeURIComponent(topic).replace(/%/g, ".")}`;
   const textbox = (page: Page) => page.getByRole("textbox", { name: "Message" });
   /** The id of the newest message in the open view whose text contains `text`. */
@@ -257,6 +262,66 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await shot(othello, "emoji-picker");
     await picker.getByRole("option", { name: ":octopus:" }).click();
     await expect.poll(() => row(hamlet, id).locator(".reaction").textContent()).toBe("🐙 1");
+  });
+
+  it("previews Markdown; completes #channel>topic and :emoji:; reacts with a custom emoji", async () => {
+    await go(hamlet, topicHash("castle"));
+    const box = textbox(hamlet);
+    await box.fill("");
+    await box.pressSequentially("See #**Denmark>pic");
+    await hamlet.locator(".compose-box .typeahead [role=option]", { hasText: "pictures" }).waitFor();
+    await box.press("Enter");
+    await box.pressSequentially(":octo");
+    await hamlet.locator(".compose-box .typeahead [role=option]", { hasText: ":octopus:" }).waitFor();
+    await box.press("Tab");
+    expect(await box.inputValue()).toBe("See #**Denmark>pictures** :octopus: ");
+    await hamlet.getByRole("button", { name: "Preview" }).click();
+    const preview = hamlet.getByLabel("Preview");
+    await preview.locator("a.stream-topic", { hasText: "pictures" }).waitFor();
+    await expect.poll(() => preview.locator(".emoji-1f419").textContent()).toBe("🐙");
+    await shot(hamlet, "compose-preview");
+    await hamlet.getByRole("button", { name: "Edit" }).click();
+    await box.fill("");
+
+    const png = await sharp({ create: { width: 32, height: 32, channels: 4, background: { r: 30, g: 30, b: 30, alpha: 1 } } }).png().toBuffer();
+    expect((await server.as("iago").post("/realm/emoji/rook", {}, { files: [{ field: "file", filename: "rook.png", type: "image/png", data: png }] })).status).toBe(200);
+    await go(othello, topicHash("castle"));
+    const id = await idOf(othello, "Who's there?");
+    await row(othello, id).hover();
+    await row(othello, id).getByRole("button", { name: "Add emoji reaction" }).click();
+    const picker = othello.getByRole("dialog", { name: "Add emoji reaction" });
+    await picker.getByRole("searchbox", { name: "Search emoji" }).fill("rook");
+    await picker.getByRole("option", { name: ":rook:" }).click();
+    await row(hamlet, id).locator(".reaction img.emoji[alt=':rook:']").waitFor();
+  });
+
+  it("reopens a draft from the Drafts view; read receipts; mark as unread from here", async () => {
+    await openTopic(hamlet, "elsewhere");
+    await textbox(hamlet).fill("A draft to come back to");
+    await expect.poll(async () => ((await server.as("hamlet").get("/drafts")).body.drafts as { content: string }[]).map((d) => d.content)).toContain("A draft to come back to");
+    await go(hamlet, topicHash("castle"));
+    await expect.poll(() => textbox(hamlet).inputValue()).toBe("");
+    await go(hamlet, "#drafts");
+    await hamlet.locator(".draft", { hasText: "A draft to come back to" }).getByRole("button", { name: "Restore" }).click();
+    await expect.poll(() => hamlet.url()).toContain("/topic/elsewhere");
+    await expect.poll(() => textbox(hamlet).inputValue()).toBe("A draft to come back to");
+    await textbox(hamlet).fill("");
+
+    expect((await server.as("desdemona").patch("/realm", { enable_read_receipts: true })).status).toBe(200);
+    await go(hamlet, topicHash("castle"));
+    const id = await idOf(hamlet, "Who's there?");
+    await row(hamlet, id).hover();
+    await row(hamlet, id).getByRole("button", { name: "Message actions" }).click();
+    await hamlet.getByRole("menuitem", { name: "View read receipts" }).click();
+    await hamlet.getByRole("dialog", { name: "Read receipts" }).getByText("Othello, the Moor of Venice").waitFor();
+    await hamlet.keyboard.press("Escape");
+
+    await go(othello, topicHash("castle"));
+    const mid = await idOf(othello, "unfold yourself");
+    await row(othello, mid).hover();
+    await row(othello, mid).getByRole("button", { name: "Message actions" }).click();
+    await othello.getByRole("menuitem", { name: "Mark as unread from here" }).click();
+    await expect.poll(() => othello.locator(`.message[data-id="${mid}"].unread`).count()).toBe(1);
   });
 
   it("shows people with presence, status and a profile card", async () => {

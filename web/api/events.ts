@@ -11,6 +11,8 @@ export type EventHandlers = {
   onConnection(state: Connection, retryInSeconds: number): void;
 };
 
+const PRESENCE_GATHER_MS = 500;
+
 /** The client capabilities Zulip's web app sends. */
 const capabilities = {
   notification_settings_null: true,
@@ -71,6 +73,9 @@ export function startEvents(handlers: EventHandlers): { stop(): void } {
         if (answer.events.length > 0) {
           lastEventId = Math.max(lastEventId, ...answer.events.map((e) => Number(e.id)));
           handlers.onEvents(answer.events);
+          // Presence alone can arrive many times a second in a large organisation: gather it
+          // into fewer polls. Anything else (messages, typing...) is polled for again at once.
+          if (answer.events.every((e) => e.type === "presence")) await sleep(PRESENCE_GATHER_MS);
         }
       } catch (err) {
         if (stopped) return;

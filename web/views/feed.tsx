@@ -6,6 +6,7 @@ import { anchorOf, narrowKey } from "../state/narrow.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
 import { NarrowHeader } from "./narrow-header.js";
+import { fillEmoji } from "./rendered-emoji.js";
 import { MessageRow, RecipientBar } from "./message-row.js";
 import { useStateOf } from "./select.js";
 
@@ -88,10 +89,17 @@ export function Feed({ terms }: { terms: Term[] }) {
     committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
-    if (p === "bottom") box.scrollTop = box.scrollHeight;
+    if (p === "bottom") {
+      box.scrollTop = box.scrollHeight;
+      // Rows that were off screen get their real height once drawn (content-visibility): once more after.
+      requestAnimationFrame(() => {
+        if (box.scrollHeight - box.scrollTop - box.clientHeight < 400) box.scrollTop = box.scrollHeight;
+      });
+    }
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
     else if (p) restore(box, p);
     loadKatexIfNeeded(box);
+    fillEmoji(box);
     observeUnread(box);
     if (drawnFor.current !== key && list.ids.length > 0) {
       drawnFor.current = key;
@@ -189,7 +197,7 @@ function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChi
     const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
     if (conv !== prevConv || newDay) {
       out.push(
-        <div class="group-head" key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
+        <div class={m.type === "stream" ? "group-head" : "group-head dm"} key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
           <RecipientBar s={s} m={m} />
           <span class="day">{dayOf(s, m.timestamp)}</span>
         </div>,

@@ -51,7 +51,9 @@ function openChannel(): { streamId: number; topic: string | null } | null {
   return { streamId: Number(ch.operand), topic: topic ? topic.operand : null };
 }
 
-const byPinThenName = (a: Sub, b: Sub) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name);
+const lower = (s: string) => s.toLowerCase();
+// Plain comparison, not localeCompare: the collator costs tens of milliseconds to start on a slow phone.
+const byPinThenName = (a: Sub, b: Sub) => Number(b.pin_to_top) - Number(a.pin_to_top) || (lower(a.name) < lower(b.name) ? -1 : lower(a.name) > lower(b.name) ? 1 : 0);
 
 function Channels({ s }: { s: State }) {
   const counts = unreadByStream.value;

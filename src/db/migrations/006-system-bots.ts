@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import { notificationBotRow } from "../../lib/system-bots.js";
+import { notificationBotRow } from "../system-bots.js";
 import type { Database } from "../schema.js";
 
 /**

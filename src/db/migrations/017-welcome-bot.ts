@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from "kysely";
-import { systemBotRow, WELCOME_BOT } from "../../lib/system-bots.js";
+import { systemBotRow, WELCOME_BOT } from "../system-bots.js";
 import type { Database } from "../schema.js";
 
 /** A Welcome Bot for every realm that has none (realms created before it; createRealm makes it for new ones). */

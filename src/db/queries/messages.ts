@@ -258,3 +258,15 @@ export async function starredMessageIds(db: Db, userId: number, starredBit: numb
     .execute();
   return rows.map((r) => r.message_id);
 }
+
+/** Senders of a topic's messages (compared case-insensitively). */
+export async function topicSenderIds(db: Db, streamId: number, topic: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("message")
+    .select("sender_id")
+    .distinct()
+    .where("stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["topic"]), "=", topic.toLowerCase()))
+    .execute();
+  return rows.map((s) => s.sender_id);
+}

@@ -16,15 +16,7 @@ export async function reactionsOf(db: Db, messageIds: readonly number[]): Promis
 
 /** Whether the user already reacted with this emoji. */
 export async function hasReaction(db: Db, messageId: number, userId: number, reactionType: string, emojiCode: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("reaction")
-    .select("user_id")
-    .where("message_id", "=", messageId)
-    .where("user_id", "=", userId)
-    .where("reaction_type", "=", reactionType)
-    .where("emoji_code", "=", emojiCode)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await ownReactionName(db, messageId, userId, emojiCode, reactionType)) !== undefined;
 }
 
 /** Adds a reaction. */
@@ -50,4 +42,42 @@ export async function reactorIds(db: Db, messageIds: readonly number[]): Promise
     for (const r of await db.selectFrom("reaction").select("user_id").where("message_id", "in", messageIds.slice(i, i + 500)).execute()) out.add(r.user_id);
   }
   return out;
+}
+
+/** The name an emoji (code and type) already has in any reaction to a message, if it has one. */
+export async function reactionNameOnMessage(db: Db, messageId: number, emojiCode: string, reactionType: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("reaction")
+    .select("emoji_name")
+    .where("message_id", "=", messageId)
+    .where("emoji_code", "=", emojiCode)
+    .where("reaction_type", "=", reactionType)
+    .executeTakeFirst();
+  return row?.emoji_name;
+}
+
+/** The name of a user's own reaction with an emoji (code and type) to a message, if it exists. */
+export async function ownReactionName(db: Db, messageId: number, userId: number, emojiCode: string, reactionType: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("reaction")
+    .select("emoji_name")
+    .where("message_id", "=", messageId)
+    .where("user_id", "=", userId)
+    .where("emoji_code", "=", emojiCode)
+    .where("reaction_type", "=", reactionType)
+    .executeTakeFirst();
+  return row?.emoji_name;
+}
+
+/** Users who reacted to any message of a topic (compared case-insensitively). */
+export async function topicReactorIds(db: Db, streamId: number, topic: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("reaction")
+    .innerJoin("message", "message.id", "reaction.message_id")
+    .select("reaction.user_id")
+    .distinct()
+    .where("message.stream_id", "=", streamId)
+    .where((eb) => eb(eb.fn("lower", ["message.topic"]), "=", topic.toLowerCase()))
+    .execute();
+  return rows.map((r) => r.user_id);
 }

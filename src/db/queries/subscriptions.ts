@@ -110,3 +110,13 @@ export async function upsertUserTopic(db: Db, row: UserTopicRow): Promise<void> 
 export async function deleteUserTopic(db: Db, userId: number, streamId: number, topicKey: string): Promise<void> {
   await db.deleteFrom("user_topic").where("user_id", "=", userId).where("stream_id", "=", streamId).where("topic_key", "=", topicKey).execute();
 }
+
+/** The channels a user is actively subscribed to. */
+export async function activeSubscribedStreamIds(db: Db, userId: number): Promise<Set<number>> {
+  return new Set((await db.selectFrom("subscription").select("stream_id").where("user_id", "=", userId).where("active", "=", 1).execute()).map((r) => r.stream_id));
+}
+
+/** The channels a user has muted. */
+export async function mutedStreamIds(db: Db, userId: number): Promise<Set<number>> {
+  return new Set((await db.selectFrom("subscription").select("stream_id").where("user_id", "=", userId).where("is_muted", "=", 1).execute()).map((r) => r.stream_id));
+}

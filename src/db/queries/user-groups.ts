@@ -165,3 +165,8 @@ export async function membersOfGroups(db: Db, groupIds: readonly number[]): Prom
 export function realmUsersByIds(db: Db, realmId: number, ids: readonly number[]): Promise<Selectable<UserTable>[]> {
   return selectInChunks(ids, (slice) => db.selectFrom("user").selectAll().where("realm_id", "=", realmId).where("id", "in", slice).execute());
 }
+
+/** A group of a realm by id (named or not), with whether it is a system group. */
+export function groupOfRealm(db: Db, realmId: number, id: number): Promise<{ id: number; is_system_group: number } | undefined> {
+  return db.selectFrom("user_group").select(["id", "is_system_group"]).where("id", "=", id).where("realm_id", "=", realmId).executeTakeFirst();
+}

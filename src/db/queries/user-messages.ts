@@ -91,3 +91,22 @@ export async function readersOf(db: Db, messageId: number, senderId: number, vie
     .execute();
   return rows.map((r) => r.user_id);
 }
+
+/** Inserts a user's rows for messages they never received (historical rows), all with `flags`, 300 at a time. */
+export async function insertHistoricalRows(db: Db, userId: number, messageIds: readonly number[], flags: number): Promise<void> {
+  for (let i = 0; i < messageIds.length; i += 300) {
+    await db.insertInto("user_message").values(messageIds.slice(i, i + 300).map((id) => ({ user_id: userId, message_id: id, flags }))).execute();
+  }
+}
+
+/** Sets (`adding`) or clears one flag bit on a user's rows for some messages, 500 at a time. */
+export async function changeFlagBit(db: Db, userId: number, messageIds: readonly number[], bit: number, adding: boolean): Promise<void> {
+  for (let i = 0; i < messageIds.length; i += 500) {
+    await db
+      .updateTable("user_message")
+      .set((eb) => ({ flags: adding ? eb("flags", "|", bit) : eb("flags", "&", ~bit) }))
+      .where("user_id", "=", userId)
+      .where("message_id", "in", messageIds.slice(i, i + 500))
+      .execute();
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RealmRow } from "../../db/queries/realms.js";
-import { realmProp } from "../realm-props.js";
+import { realmProp } from "./props.js";
 
 /** Zulip's MAX_ICON_FILE_SIZE_MIB and MAX_LOGO_FILE_SIZE_MIB defaults (as /register reports them). */
 export const MAX_ICON_FILE_SIZE_MIB = 5;

@@ -3,7 +3,7 @@ import { realmDomainsOfRealm, type RealmDomainRow } from "../../db/queries/realm
 import type { RealmRow } from "../../db/queries/realms.js";
 import type { RealmDomainDict } from "../../events/types.js";
 import { badRequest } from "../../base/errors.js";
-import { realmSetting } from "../realm-props.js";
+import { realmSetting } from "./props.js";
 
 /** A realm domain as the API shows it. */
 export function realmDomainDict(row: RealmDomainRow): RealmDomainDict {

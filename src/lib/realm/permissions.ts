@@ -1,7 +1,7 @@
-import { badRequest } from "../../base/errors.js";
-import type { RealmGroups } from "../group-cache.js";
-import { REALM_GROUP_DEFAULTS, type RealmGroupSetting } from "../realm-props.js";
-import { SystemGroups } from "../user-groups.js";
+import { badRequest, invalidUserGroup } from "../../base/errors.js";
+import type { RealmGroups } from "../../caches/groups.js";
+import { REALM_GROUP_DEFAULTS, type RealmGroupSetting } from "./props.js";
+import { SystemGroups } from "../groups/system-groups.js";
 
 /**
  * Which groups a group-valued setting may name and which it starts as (Zulip 9's
@@ -111,7 +111,7 @@ export function serverSupportedPermissionSettings(): Record<string, Record<strin
 export function checkGroupForRealmSetting(groups: RealmGroups, name: RealmGroupSetting, groupId: number): number {
   const config = REALM_PERMISSION_SETTINGS[name];
   const group = groups.get(groupId);
-  if (!group) throw badRequest("Invalid user group");
+  if (!group) throw invalidUserGroup();
   if (!group.is_system_group) throw badRequest(`'${name}' must be a system user group.`);
   const refused: [boolean, string][] = [
     [config.allow_internet_group, SystemGroups.EVERYONE_ON_INTERNET],

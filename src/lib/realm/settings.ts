@@ -1,7 +1,7 @@
 import { badRequest, conversionError } from "../../base/errors.js";
 import { decodeJson, int, isBool } from "../../http/params.js";
 import type { RealmRow } from "../../db/queries/realms.js";
-import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
+import { REALM_DEFAULTS, realmProps } from "./props.js";
 
 /**
  * The catalogue of organisation settings PATCH /realm accepts at feature level 277 (Zulip 9's

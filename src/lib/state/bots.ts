@@ -1,6 +1,6 @@
 import type { UserRow } from "../../db/queries/users.js";
-import { isAdmin } from "../roles.js";
-import { avatarUrl } from "../users.js";
+import { isAdmin } from "../users/roles.js";
+import { avatarUrl } from "../users/users.js";
 import type { StateSection } from "./types.js";
 
 type BotDict = Record<string, unknown> & { user_id: number };

@@ -1,7 +1,7 @@
 import type { AppEvent } from "../../events/types.js";
-import { defaultStreamGroupDicts, type ApiDefaultStreamGroup } from "../realm-config/default-stream-groups.js";
-import { Role } from "../roles.js";
-import { byName } from "../stream-list.js";
+import { defaultStreamGroupDicts, type ApiDefaultStreamGroup } from "../channels/default-stream-groups.js";
+import { Role } from "../users/roles.js";
+import { byName } from "../channels/list.js";
 import { applyStreamUpdate } from "./streams.js";
 import type { StateSection } from "./types.js";
 

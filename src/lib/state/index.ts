@@ -22,4 +22,27 @@ import { defaultStreamGroupsSection } from "./default-stream-groups.js";
 export type { StateOptions, StateSection } from "./types.js";
 
 /** Every section of /register state; each area of the API adds its own here. */
-export const stateSections: readonly StateSection[] = [realmSection, realmUserSection, userGroupSection, streamSection, defaultStreamsSection, userTopicSection, settingsSection, presenceSection, userStatusSection, ownListsSection, messagesSection, profileFieldSection, realmEmojiSection, ownUserSection, botsSection, starredSection, absentFeaturesSection, realmDomainsSection, scheduledMessagesSection, realmLinkifiersSection, realmPlaygroundsSection, defaultStreamGroupsSection];
+export const stateSections: readonly StateSection[] = [
+  realmSection,
+  realmUserSection,
+  userGroupSection,
+  streamSection,
+  defaultStreamsSection,
+  userTopicSection,
+  settingsSection,
+  presenceSection,
+  userStatusSection,
+  ownListsSection,
+  messagesSection,
+  profileFieldSection,
+  realmEmojiSection,
+  ownUserSection,
+  botsSection,
+  starredSection,
+  absentFeaturesSection,
+  realmDomainsSection,
+  scheduledMessagesSection,
+  realmLinkifiersSection,
+  realmPlaygroundsSection,
+  defaultStreamGroupsSection,
+];

@@ -2,7 +2,7 @@ import { sql, type SqlBool } from "kysely";
 import type { Db } from "../../db/index.js";
 import { maxReceivedMessageId } from "../../db/queries/messages.js";
 import type { AppEvent } from "../../events/types.js";
-import { MENTION_BITS } from "../flags.js";
+import { MENTION_BITS } from "../messages/flags.js";
 import type { StateSection } from "./types.js";
 
 /** Zulip's unread_msgs, as /register returns it. */

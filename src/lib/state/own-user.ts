@@ -1,10 +1,11 @@
 import type { AppContext } from "../../context.js";
 import type { UserRow } from "../../db/queries/users.js";
 import type { ApiUserGroup } from "../../events/types.js";
-import { canInviteToRealm } from "../invites.js";
-import { Role } from "../roles.js";
-import { Policy, ROLE_GROUP_LIMITS, canCreateStreams, canCreateWebPublicStreams, canSubscribeOthers, roleAllows, webPublicStreamsEnabled } from "../stream-permissions.js";
-import { avatarUrl, gravatarUrl } from "../users.js";
+import { canInviteToRealm } from "../users/invites.js";
+import { Role } from "../users/roles.js";
+import { Policy, ROLE_GROUP_LIMITS, canCreateStreams, canCreateWebPublicStreams, canSubscribeOthers, roleAllows, webPublicStreamsEnabled } from "../channels/permissions.js";
+import { gravatarUrl } from "../../base/gravatar.js";
+import { avatarUrl } from "../users/users.js";
 import type { StateSection } from "./types.js";
 
 /**

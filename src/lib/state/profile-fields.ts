@@ -1,5 +1,5 @@
 import { profileFieldsOfRealm } from "../../db/queries/profile-fields.js";
-import { fieldDict, fieldTypeCatalogue } from "../profile-fields.js";
+import { fieldDict, fieldTypeCatalogue } from "../users/profile-fields.js";
 import type { StateSection } from "./types.js";
 
 /** custom_profile_fields and custom_profile_field_types, and the custom_profile_fields event applied to them. */

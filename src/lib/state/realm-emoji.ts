@@ -1,5 +1,5 @@
 import { realmEmojiOfRealm } from "../../db/queries/realm-emoji.js";
-import { realmEmojiDict } from "../realm-emoji.js";
+import { realmEmojiDict } from "../realm/emoji.js";
 import type { StateSection } from "./types.js";
 
 /** realm_emoji: the realm's custom emoji keyed by id; an event replaces the whole dictionary. */

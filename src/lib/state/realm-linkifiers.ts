@@ -1,5 +1,5 @@
 import { linkifiersOfRealm } from "../../db/queries/realm-filters.js";
-import { linkifierDicts } from "../realm-config/linkifiers.js";
+import { linkifierDicts } from "../realm/linkifiers.js";
 import type { StateSection } from "./types.js";
 
 /**

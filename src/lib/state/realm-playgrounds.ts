@@ -1,5 +1,5 @@
 import { playgroundsOfRealm } from "../../db/queries/realm-playgrounds.js";
-import { playgroundDicts } from "../realm-config/playgrounds.js";
+import { playgroundDicts } from "../realm/playgrounds.js";
 import type { StateSection } from "./types.js";
 
 /** realm_playgrounds: the realm's code playgrounds; an event replaces the whole list. */

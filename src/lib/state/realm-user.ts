@@ -1,5 +1,5 @@
 import { systemBotsOfRealm } from "../../db/queries/users.js";
-import { apiUser, loadProfileData } from "../users.js";
+import { apiUser, loadProfileData } from "../users/users.js";
 import type { StateSection } from "./types.js";
 
 type Person = Record<string, unknown> & { user_id: number };

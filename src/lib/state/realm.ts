@@ -1,11 +1,11 @@
-import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../presence.js";
-import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../passwords.js";
+import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../caches/presence.js";
+import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from "../users/passwords.js";
 import { activeStreamsByIds } from "../../db/queries/streams.js";
 import type { ApiUserGroup, RealmEvent } from "../../events/types.js";
 import { SERVER_GENERATION } from "../../events/restart.js";
-import { DEFAULT_EXTERNAL_ACCOUNTS } from "../profile-fields.js";
-import { legacyCreationPolicy, realmGroupSettingsState } from "../realm-groups.js";
-import { REALM_DEFAULTS, realmProps } from "../realm-props.js";
+import { DEFAULT_EXTERNAL_ACCOUNTS } from "../users/profile-fields.js";
+import { legacyCreationPolicy, realmGroupSettingsState } from "../groups/realm-groups.js";
+import { REALM_DEFAULTS, realmProps } from "../realm/props.js";
 import { MAX_ICON_FILE_SIZE_MIB, MAX_LOGO_FILE_SIZE_MIB, realmIconUrl, realmLogoUrl } from "../realm/branding.js";
 import { serverSupportedPermissionSettings } from "../realm/permissions.js";
 import { SERVER_JITSI_URL } from "../realm/settings.js";

@@ -1,5 +1,5 @@
 import type { ScheduledMessageObject } from "../../events/types.js";
-import { byDeliveryTime, pendingScheduledMessages } from "../scheduled-messages/api.js";
+import { byDeliveryTime, pendingScheduledMessages } from "../messages/scheduled.js";
 import type { StateSection } from "./types.js";
 
 /** scheduled_messages: the user's messages not yet sent, soonest first; scheduled_messages events applied to it. */

@@ -1,4 +1,4 @@
-import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, SETTINGS, realmDefaults, userSettings } from "../settings.js";
+import { EMOJISET_CHOICES, NOTIFICATION_SOUNDS, SETTINGS, realmDefaults, userSettings } from "../users/settings.js";
 import type { StateSection } from "./types.js";
 
 const emojisetChoices = () => EMOJISET_CHOICES.map((c) => ({ key: c.key, text: c.text }));

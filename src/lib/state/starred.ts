@@ -1,5 +1,5 @@
 import { starredMessageIds } from "../../db/queries/messages.js";
-import { Flag } from "../flags.js";
+import { Flag } from "../messages/flags.js";
 import type { StateSection } from "./types.js";
 
 // Zulip's get_starred_message_ids returns at most this many.

@@ -3,10 +3,10 @@ import { activeStreamsByIds, activeStreamsOfRealm, defaultStreamIds, type Stream
 import { subscriberIds, subscriptionsOfUser } from "../../db/queries/subscriptions.js";
 import type { UserRow } from "../../db/queries/users.js";
 import type { ApiStream, AppEvent } from "../../events/types.js";
-import { isAdmin, Role } from "../roles.js";
-import { userSetting } from "../settings.js";
-import { byName } from "../stream-list.js";
-import { apiStream, apiSubscription, canAccessStream, canSeeStream } from "../streams.js";
+import { isAdmin, Role } from "../users/roles.js";
+import { userSetting } from "../users/settings.js";
+import { byName } from "../channels/list.js";
+import { apiStream, apiSubscription, canAccessStream, canSeeStream } from "../channels/streams.js";
 import type { StateOptions, StateSection } from "./types.js";
 
 /** The user-level settings a null per-channel notification setting inherits. */

@@ -3,12 +3,12 @@ import { draftsOf } from "../../db/queries/drafts.js";
 import { statusesOfRealm } from "../../db/queries/user-status.js";
 import { activeUserIds } from "../../db/queries/users.js";
 import type { DraftObject } from "../../events/types.js";
-import { MAX_DRAFTS_IN_REGISTER, apiDraft } from "../drafts.js";
-import { mutedUsersList } from "../muted-users.js";
-import { realmProp } from "../realm-props.js";
-import { realmPresences } from "../presence.js";
-import { userSettings } from "../settings.js";
-import { formatStatus } from "../status.js";
+import { MAX_DRAFTS_IN_REGISTER, apiDraft } from "../messages/drafts.js";
+import { mutedUsersList } from "../users/muted-users.js";
+import { realmProp } from "../realm/props.js";
+import { realmPresences } from "../users/presence.js";
+import { userSettings } from "../users/settings.js";
+import { formatStatus } from "../users/status.js";
 import type { StateSection } from "./types.js";
 
 /** presences, presence_last_update_id and server_timestamp; presence events applied to them. */

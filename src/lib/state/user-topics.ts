@@ -1,4 +1,4 @@
-import { mutedTopicsOf } from "../user-topics.js";
+import { mutedTopicsOf } from "../channels/user-topics.js";
 import { activeStreamsOfRealm } from "../../db/queries/streams.js";
 import { userTopicsOfUser } from "../../db/queries/subscriptions.js";
 import type { StateSection } from "./types.js";

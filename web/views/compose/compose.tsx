@@ -9,11 +9,13 @@ import { renderMarkdown, sendMessage, updateSetting, uploadFile, type Destinatio
 import { loadUnicodeEmoji, type EmojiEntry } from "../../api/emoji.js";
 import { currentQueueId } from "../../api/events.js";
 import { fetchTopics } from "../../api/messages.js";
-import { userName } from "../../state/conversation.js";
+import { dmKeyOf, userName } from "../../state/conversation.js";
+import { termsToHash } from "../../state/narrow.js";
 import { addEcho, echoMessage, echoOf, echoSent, nextLocalId, removeEcho, setEchoStatus } from "../../state/local-echo.js";
 import { current, route, update } from "../../state/store.js";
-import type { Message, State } from "../../state/types.js";
+import type { Draft, Message, State } from "../../state/types.js";
 import { Overlay } from "../overlay.js";
+import { fillEmoji } from "../rendered-emoji.js";
 import { useStateOf } from "../select.js";
 import { compose, destinationOf, dropDraft, flushDraft, noteTyping, restored, setCompose, stopTyping, valueForRoute, type ComposeValue } from "./compose-state.js";
 import { TypingNotice } from "./typing.js";
@@ -29,6 +31,14 @@ export function requestCompose(value: Partial<ComposeValue>, append?: string): v
 
 const NO_TOPIC = "(no topic)";
 let unicodeEmoji: EmojiEntry[] = [];
+
+/** Opens a saved draft: its conversation (where compose picks the draft up), or the box alone for a draft with no recipient. */
+export function restoreDraft(d: Draft): void {
+  const s = current();
+  if (d.type === "stream" && d.to[0] !== undefined) location.hash = termsToHash([{ operator: "channel", operand: String(d.to[0]) }, { operator: "topic", operand: d.topic }], s);
+  else if (d.type === "private" && d.to.length > 0) location.hash = termsToHash([{ operator: "dm", operand: dmKeyOf(d.to, s.me) }], s);
+  else requestCompose({ content: d.content, draftId: d.id });
+}
 const topicCache = new Map<number, string[]>();
 
 type Upload = { id: number; name: string; fraction: number; abort: () => void };
@@ -126,15 +136,11 @@ export function Compose() {
   const pick = (it: Suggestion) => {
     const el = text.current;
     if (!el || !found) return;
-    const caret = el.selectionStart;
-    const content = el.value.slice(0, found.start) + it.insert + el.value.slice(caret);
-    setCompose({ content });
+    // Edited in place (caret after the insert) so keys typed straight after land where they should.
+    el.setRangeText(it.insert, found.start, el.selectionStart, "end");
+    setCompose({ content: el.value });
     setFound(null);
-    const at = found.start + it.insert.length;
-    requestAnimationFrame(() => {
-      el.focus();
-      el.setSelectionRange(at, at);
-    });
+    el.focus();
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -171,11 +177,10 @@ export function Compose() {
 
   const insertAtCaret = (insert: string) => {
     const el = text.current;
-    const cur = compose.value.content;
-    const at = el ? el.selectionStart : cur.length;
-    const end = el ? el.selectionEnd : cur.length;
-    setCompose({ content: cur.slice(0, at) + insert + cur.slice(end) });
-    requestAnimationFrame(() => el?.setSelectionRange(at + insert.length, at + insert.length));
+    if (el) {
+      el.setRangeText(insert, el.selectionStart, el.selectionEnd, "end");
+      setCompose({ content: el.value });
+    } else setCompose({ content: compose.value.content + insert });
   };
 
   const upload = (files: Iterable<File>) => {
@@ -266,7 +271,9 @@ export function Compose() {
               }}
             />
           ) : (
-            <div class="preview rendered" aria-label="Preview" dangerouslySetInnerHTML={{ __html: preview === "" ? "<p><em>Nothing to preview</em></p>" : preview === "…" ? "<p>Rendering…</p>" : preview }} />
+            <div class="preview rendered" aria-label="Preview" ref={(el) => {
+              if (el) fillEmoji(el);
+            }} dangerouslySetInnerHTML={{ __html: preview === "" ? "<p><em>Nothing to preview</em></p>" : preview === "…" ? "<p>Rendering…</p>" : preview }} />
           )}
         </div>
         {uploads.length > 0 && (

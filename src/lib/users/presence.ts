@@ -1,0 +1,65 @@
+import type { AppContext } from "../../context.js";
+import type { UserRow } from "../../db/queries/users.js";
+import type { PresenceEntry } from "../../events/changes.js";
+import { LEGACY_ACTIVITY_OFFSET_SECS, PRESENCE_HISTORY_DAYS } from "../../caches/presence.js";
+
+/** The legacy per-client presence dict. */
+export interface LegacyPresence {
+  client: "website";
+  status: "active" | "idle";
+  timestamp: number;
+  pushable: boolean;
+}
+
+/** Seconds for the wire; a missing time reads as the date the user joined (as Zulip does). */
+function seconds(ms: number | null, user: UserRow): number {
+  return Math.floor((ms ?? user.date_joined) / 1000);
+}
+
+/** The modern entry: active_timestamp and idle_timestamp. */
+export function modernPresence(e: PresenceEntry, user: UserRow): { active_timestamp: number; idle_timestamp: number } {
+  return { active_timestamp: seconds(e.lastActive, user), idle_timestamp: seconds(e.lastConnected, user) };
+}
+
+/** The legacy per-client dict: active if last active within 70 s of the last connection. */
+export function legacyClientPresence(e: PresenceEntry, user: UserRow): LegacyPresence {
+  const active = seconds(e.lastActive, user);
+  const connected = seconds(e.lastConnected, user);
+  return active + LEGACY_ACTIVITY_OFFSET_SECS >= connected
+    ? { client: "website", status: "active", timestamp: active, pushable: false }
+    : { client: "website", status: "idle", timestamp: connected, pushable: false };
+}
+
+/** The legacy entry: aggregated and website. */
+export function legacyPresence(e: PresenceEntry, user: UserRow): { aggregated: Omit<LegacyPresence, "pushable">; website: LegacyPresence } {
+  const website = legacyClientPresence(e, user);
+  return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
+}
+
+/** Realm presence as a client asks for it: the format, and which rows (all recent, or changed since an id). */
+export interface PresenceQuery {
+  modern: boolean;
+  lastUpdateId: number | undefined;
+}
+
+/** Zulip's get_presence_dict_by_realm: the presences of active humans and the id the client should send next. */
+export async function realmPresences(ctx: AppContext, caller: UserRow, query: PresenceQuery, presenceDisabled: boolean): Promise<{ presences: Record<string, unknown>; lastUpdateId: number }> {
+  if (presenceDisabled) return { presences: {}, lastUpdateId: -1 };
+  const realm = await ctx.presence.realm(caller.realm_id);
+  const since = query.lastUpdateId;
+  const incremental = since !== undefined && since > 0;
+  const cutoff = ctx.clock.now() - PRESENCE_HISTORY_DAYS * 86400 * 1000;
+  const candidates = incremental ? realm.changedSince(since) : [...realm.entries.values()];
+  const presences: Record<string, unknown> = {};
+  let maxId = -1;
+  for (const entry of candidates) {
+    if (!incremental && (entry.lastConnected ?? 0) < cutoff) continue;
+    const user = await ctx.users.get(entry.userId);
+    if (!user || !user.is_active || user.is_bot || user.realm_id !== caller.realm_id) continue;
+    if (query.modern) presences[String(user.id)] = modernPresence(entry, user);
+    else presences[user.email] = legacyPresence(entry, user);
+    maxId = Math.max(maxId, entry.updateId);
+  }
+  if (maxId === -1 && since !== undefined) maxId = since;
+  return { presences, lastUpdateId: maxId };
+}
