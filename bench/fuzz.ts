@@ -7,7 +7,7 @@
  * The server is the built `rookery` command in a process of its own (`npm run build` first), so
  * the RSS figures are the server's alone.
  *
- *   npx vite-node bench/fuzz.ts [requests] [flood]     (default 100,000 and 10,000)
+ *   npx vite-node bench/fuzz.ts [requests] [flood] [seed]     (default 100,000, 10,000 and seed 7)
  *   ROOKERY_BENCH_SHORT=1 npx vite-node bench/fuzz.ts  (2,000 and 200)
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -23,9 +23,10 @@ import { sized } from "./short.js";
 
 const REQUESTS = sized(process.argv[2], 100_000, 2_000);
 const FLOOD = sized(process.argv[3], 10_000, 200);
+const SEED = Number(process.argv[4] ?? 7);
 const CONCURRENCY = 8;
 const QUIET_MS = sized(undefined, 10_000, 2_000);
-const PORT = 19_881;
+const PORT = Number(process.env.ROOKERY_FUZZ_PORT ?? 19_881);
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MAIN = path.join(ROOT, "dist/rookery.js");
 
@@ -89,7 +90,7 @@ const started = performance.now();
 const requests = function* (): Generator<FuzzRequest> {
   // Generated in slices, so the requests are not all held at once.
   for (let done = 0; done < REQUESTS; done += 1000) {
-    yield* fc.sample(fuzzRequest(endpoints, callers), { numRuns: Math.min(1000, REQUESTS - done), seed: 7 + done });
+    yield* fc.sample(fuzzRequest(endpoints, callers), { numRuns: Math.min(1000, REQUESTS - done), seed: SEED + done });
   }
 };
 await pool(requests(), async (request) => {
@@ -106,7 +107,7 @@ await pool(requests(), async (request) => {
 });
 const seconds = (performance.now() - started) / 1000;
 const after = await serverRss(pid, QUIET_MS);
-console.log(`fuzz: ${REQUESTS} requests in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)}/s), ${endpoints.length} endpoints, ${callers.length} callers`);
+console.log(`fuzz (seed ${SEED}): ${REQUESTS} requests in ${seconds.toFixed(1)} s (${(REQUESTS / seconds).toFixed(0)}/s), ${endpoints.length} endpoints, ${callers.length} callers`);
 console.log(`  by status: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`);
 console.log(`  5xx: ${errors}; non-envelope answers: ${nonEnvelope}; connections reset: ${transport}`);
 for (const example of examples) console.log(`    ${example}`);

@@ -200,6 +200,8 @@ export async function doSendMessage(
     alertWords?: ReadonlyMap<number, readonly string[]>;
     /** Zulip's limit_unread_user_ids: everyone else gets the message already read. */
     limitUnreadUserIds?: ReadonlySet<number>;
+    /** Zulip's mark_as_read: these recipients get the message already read. */
+    readFor?: ReadonlySet<number>;
   },
 ): Promise<number> {
   const isDirect = to.kind === "direct";
@@ -259,7 +261,8 @@ export async function doSendMessage(
         streamWildcard: rendered.streamWildcard,
         topicWildcardApplies: participants.has(userId),
         hasAlertWord: alertWordsMatch(content, opts.alertWords?.get(userId) ?? []),
-      }) | (opts.limitUnreadUserIds && !opts.limitUnreadUserIds.has(userId) ? Flag.read : 0),
+      }) |
+        ((opts.limitUnreadUserIds && !opts.limitUnreadUserIds.has(userId)) || opts.readFor?.has(userId) ? Flag.read : 0),
     );
   }
   await insertUserMessages(tx, id, flags);

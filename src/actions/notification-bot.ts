@@ -48,15 +48,15 @@ export async function internalSendStream(
   stream: StreamRow,
   topic: string,
   text: string,
-  opts: { limitUnreadUserIds?: ReadonlySet<number>; from?: SystemBot } = {},
+  opts: { limitUnreadUserIds?: ReadonlySet<number>; readFor?: ReadonlySet<number>; from?: SystemBot } = {},
 ): Promise<number> {
-  const { limitUnreadUserIds, from = NOTIFICATION_BOT } = opts;
+  const { limitUnreadUserIds, readFor, from = NOTIFICATION_BOT } = opts;
   const content = normalizeContent(text);
   const bot = await systemBotOf(tx, stream.realm_id, from.email);
   if (!bot) throw new Error(`realm ${stream.realm_id} has no ${from.fullName}`);
   const rendered = await renderContent(ctx, tx, bot.realm_id, content);
   const to = { kind: "stream" as const, stream, topic: truncateTopic(topic) };
-  return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, limitUnreadUserIds });
+  return doSendMessage(ctx, tx, outbox, bot, to, content, rendered, { client: INTERNAL_CLIENT, readBySender: false, limitUnreadUserIds, readFor });
 }
 
 /** A finished move, as the Notification Bot reports it (Zulip's send_message_moved_breadcrumbs). */
@@ -148,6 +148,41 @@ export async function notifyNewSubscribers(
   for (const { user, names } of byUser.values()) {
     await internalSendDirect(ctx, tx, outbox, user, youWereJustSubscribed(actor, [...names]));
   }
+}
+
+/**
+ * Zulip 9's notices of new channels (send_messages_for_new_subscribers, zerver/views/streams.py),
+ * from Notification Bot and already read by the creator: with `announce`, one message listing
+ * them in the realm's new-channel announcements channel (topic "new channels"); then, in each new
+ * channel, who created it, its privacy and its description (topic "channel events").
+ */
+export async function notifyNewChannels(
+  ctx: AppContext,
+  tx: Db,
+  outbox: Outbox,
+  actor: UserRow,
+  created: readonly StreamRow[],
+  announcements: StreamRow | undefined,
+): Promise<void> {
+  if (created.length === 0) return;
+  const readFor = new Set([actor.id]);
+  if (announcements) {
+    const names = created.map((s) => `#**${s.name}**`).join(", ");
+    const text = created.length > 1 ? `${silentMention(actor)} created the following channels: ${names}.` : `${silentMention(actor)} created a new channel ${names}.`;
+    await internalSendStream(ctx, tx, outbox, announcements, "new channels", text, { readFor });
+  }
+  for (const stream of created) {
+    const description = stream.description === "" ? "*No description.*" : stream.description;
+    const text = `**${permissionPolicyName(stream)}** channel created by ${silentMention(actor)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
+    await internalSendStream(ctx, tx, outbox, stream, "channel events", text, { readFor });
+  }
+}
+
+/** Zulip's Stream.PERMISSION_POLICIES names, from a channel's three privacy flags. */
+function permissionPolicyName(stream: StreamRow): string {
+  if (stream.is_web_public) return "Web-public";
+  if (!stream.invite_only) return stream.history_public_to_subscribers ? "Public" : "Public, protected history";
+  return stream.history_public_to_subscribers ? "Private, shared history" : "Private, protected history";
 }
 
 /** Zulip 9's you_were_just_subscribed_message text (a plain, not silent, mention of the actor). */

@@ -1,17 +1,18 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import type { RealmRow } from "../db/queries/realms.js";
-import { activeStreamByName, activeStreamsByIds, addDefaultStream, defaultStreamIds, type StreamRow } from "../db/queries/streams.js";
+import { activeStreamByName, activeStreamsByIds, addDefaultStream, defaultStreamIds, streamById, type StreamRow } from "../db/queries/streams.js";
 import { insertSubscriptions, setSubscriptionsUserActive, subscriberIds, subscriptionRows, subscriptionsOfUser, updateSubscription } from "../db/queries/subscriptions.js";
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest, insufficientPermission } from "../base/errors.js";
 import type { RealmGroups } from "../caches/groups.js";
 import { resolvePrincipals } from "../lib/users/principals.js";
+import { realmProp } from "../lib/realm/props.js";
 import { isAdmin, Role } from "../lib/users/roles.js";
 import { canSubscribeOthers, inStreamGroup } from "../lib/channels/permissions.js";
 import { canAccessStream, checkStreamName, pickColors } from "../lib/channels/streams.js";
-import { notifyNewSubscribers } from "./notification-bot.js";
+import { notifyNewChannels, notifyNewSubscribers } from "./notification-bot.js";
 import { sendAddEvents, sendPeerEvents, sendRemoveEvents, type SubscriptionChange } from "./subscription-events.js";
 import { checkCanCreateStream, doCreateStream, mustGetRealm, notifyDefaultStreams, type NewStream } from "./streams.js";
 
@@ -28,6 +29,8 @@ export interface AddSubscriptionsInput {
   principals: (string | number)[] | null;
   authorizationErrorsFatal: boolean;
   isDefaultStream: boolean;
+  /** Announce the channels this request creates in the new-channel announcements channel. */
+  announce: boolean;
   settings: Omit<NewStream, "name" | "description">;
 }
 
@@ -139,8 +142,9 @@ async function addSubscriptionsIn(ctx: AppContext, tx: Db, outbox: Outbox, actor
     if (stream && s.color !== undefined) colors.set(stream.id, s.color);
   }
   const { added, already } = await bulkAddSubscriptions(tx, outbox, subscribers, streams, colors);
-  // `announce` posts nowhere: Rookery has no new-channel announcements channel (realm setting -1).
   await notifyNewSubscribers(ctx, tx, outbox, actor, added, created);
+  const announcements = input.announce && created.length > 0 ? await newChannelAnnouncementsStream(tx, realm) : undefined;
+  await notifyNewChannels(ctx, tx, outbox, actor, created, announcements);
   const result: AddSubscriptionsResult = { subscribed: groupNames(added), already_subscribed: groupNames(already) };
   if (!input.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
   return result;
@@ -186,6 +190,14 @@ async function removeSubscriptionsIn(tx: Db, outbox: Outbox, actor: UserRow, inp
   }
   if (removed.length > 0) await sendRemoveEvents(tx, outbox, removed);
   return { removed: removed.map((r) => r.stream.name), not_removed: notRemoved.map((r) => r.stream.name) };
+}
+
+/** The realm's new-channel announcements channel, when it names an active one (Zulip's get_new_stream_announcements_stream). */
+async function newChannelAnnouncementsStream(tx: Db, realm: RealmRow): Promise<StreamRow | undefined> {
+  const id = realmProp(realm, "new_stream_announcements_stream_id");
+  if (typeof id !== "number" || id < 0) return undefined;
+  const stream = await streamById(tx, id);
+  return stream && stream.realm_id === realm.id && stream.deactivated === 0 ? stream : undefined;
 }
 
 function groupNames(pairs: readonly SubscriptionChange[]): Record<string, string[]> {

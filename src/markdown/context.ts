@@ -42,7 +42,7 @@ export interface RenderContext {
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
   /** The realm's linkifiers, in the order they apply. */
   linkifiers?: readonly RenderLinkifier[];
-  /** Wall time one render may spend in linkifiers (default 25 ms); past it the render has no linkifier links. */
+  /** CPU time one render may spend in linkifiers (default 25 ms); past it the render has no linkifier links. */
   linkifierBudgetMs?: number;
   /** The organisation's inline_image_preview setting: previews of images, uploaded or linked (off when absent). */
   inlineImagePreview?: boolean;

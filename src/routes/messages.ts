@@ -1,7 +1,7 @@
 import { checkSendMessage } from "../actions/messages.js";
 import { checkDeleteMessage } from "../actions/message-delete.js";
 import { checkUpdateMessage } from "../actions/message-edit.js";
-import { clientFromUserAgent } from "../http/client-name.js";
+import { requestClient } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { badRequest } from "../base/errors.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
@@ -34,7 +34,7 @@ export const messageEndpoints = [
         to: params.to,
         topic: params.topic,
         content: params.content,
-        client: params.client ?? clientFromUserAgent(request.headers["user-agent"]),
+        client: params.client ?? requestClient(request),
         readBySender: params.read_by_sender,
         senderQueue: params.queue_id !== undefined && params.local_id !== undefined ? { queueId: params.queue_id, localId: params.local_id } : undefined,
       });

@@ -1,5 +1,5 @@
 import { checkDeleteScheduledMessage, checkEditScheduledMessage, checkScheduleMessage } from "../actions/scheduled-messages.js";
-import { clientFromUserAgent } from "../http/client-name.js";
+import { requestClient } from "../http/client-name.js";
 import { endpoint } from "../http/endpoint.js";
 import { bool, choice, int, pathInt, str } from "../http/params.js";
 import { pendingScheduledMessages } from "../lib/messages/scheduled.js";
@@ -41,7 +41,7 @@ export const scheduledMessageEndpoints = [
         content: params.content,
         deliverAt: params.scheduled_delivery_timestamp,
         readBySender: params.read_by_sender,
-        client: clientFromUserAgent(request.headers["user-agent"]),
+        client: requestClient(request),
       });
       return { scheduled_message_id: id };
     },
@@ -63,7 +63,7 @@ export const scheduledMessageEndpoints = [
         topic: params.topic,
         content: params.content,
         deliverAt: params.scheduled_delivery_timestamp,
-        client: clientFromUserAgent(request.headers["user-agent"]),
+        client: requestClient(request),
       });
       return {};
     },

@@ -71,6 +71,7 @@ async function addInput(ctx: AppContext, user: UserRow, subscriptions: Subscript
     principals: params.principals ?? null,
     authorizationErrorsFatal: params.authorization_errors_fatal,
     isDefaultStream: params.is_default_stream,
+    announce: params.announce,
     settings: {
       inviteOnly: params.invite_only,
       isWebPublic: params.is_web_public,

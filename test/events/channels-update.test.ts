@@ -43,7 +43,8 @@ describe("consistency of /register state and events: PATCH /users/me/subscriptio
     await server.as("hamlet").post("/users/me/subscriptions", { subscriptions: [{ name: "Closet" }], principals: [server.users.cordelia.id] });
     await checkAction(server, "cordelia", () => update("cordelia", { add: [{ name: "Padua" }], delete: ["Closet"] }), {
       ...withSubscribers,
-      expectEvents: ["stream:create", "subscription:add", "subscription:remove", "stream:delete"],
+      // The message is Notification Bot's creation notice in the new channel.
+      expectEvents: ["stream:create", "subscription:add", "message", "subscription:remove", "stream:delete"],
     });
   });
 

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWeb } from "../../web/build.js";
+import { createStreams } from "../api/streams-helpers.js";
 import { startServer, type TestServer } from "../harness/server.js";
 import { NO_CHROMIUM, hasChromium, launch, logIn, openPage } from "./browser.js";
 
@@ -28,8 +29,8 @@ describe.skipIf(!hasChromium)("the message feed's window", () => {
     await buildWeb(webDir);
     server = await startServer({ webDir });
     const othello = server.as("othello");
-    await othello.post("/users/me/subscriptions", { subscriptions: [{ name: "Verona" }], principals: [server.users.hamlet.id, server.users.othello.id] });
-    channelId = Number((await othello.get("/get_stream_id", { stream: "Verona" })).body.stream_id);
+    // Made as Zulip's tests make channels: without Notification Bot's creation notice, so the play is all it holds.
+    channelId = (await createStreams(server, "othello", ["Verona"], { principals: [server.users.hamlet.id, server.users.othello.id] })).Verona ?? 0;
     for (let i = 0; i < COUNT; i++) {
       const res = await othello.post("/messages", { type: "stream", to: channelId, topic: `act ${Math.floor(i / 100)}`, content: `Line ${i} of the play.` });
       ids.push(Number(res.body.id));
