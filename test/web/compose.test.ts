@@ -365,7 +365,7 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     const field = await iago.post("/realm/profile_fields", { name: `Motto ${XSS}`.slice(0, 40), hint: "", field_type: 1 });
     expect(field.status).toBe(200);
     const link = await iago.post("/realm/profile_fields", { name: "Site", hint: "", field_type: 5 });
-    expect((await server.as("othello").patch("/users/me/profile_data", { data: [{ id: field.body.id, value: XSS.slice(0, 50) }] })).status).toBe(200);
+    expect((await server.as("othello").patch("/users/me/profile_data", { data: [{ id: field.body.id, value: XSS.slice(0, 50) }] }, { validate: false })).status).toBe(200);
     expect(link.status).toBe(200);
     expect((await server.as("othello").post("/users/me/status", { status_text: XSS.slice(0, 60) })).status).toBe(200);
     const upload = await server.as("othello").post("/user_uploads", {}, { files: [{ field: "file", filename: `${XSS.slice(0, 40)}.txt`, type: "text/plain", data: Buffer.from("hi") }] });
