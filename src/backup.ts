@@ -29,8 +29,11 @@ interface Manifest {
 
 const MANIFEST = "rookery-backup.json";
 const DATABASE_ENTRY = { sqlite: "database.sqlite3", postgres: "database.pgdump" } as const;
-/** Files of the data folder that belong to a running process, not to the data. */
-const PROCESS_FILES = new Set(["rookery.lock", "rookery.lock-journal", "rookery.pid", "control.sock", "event-queues.json"]);
+/**
+ * Entries of the data folder that are not data: a running process's own files, and the image
+ * proxy's cache of other sites' images (up to 500 MiB, fetched again on demand).
+ */
+const NOT_DATA = new Set(["rookery.lock", "rookery.lock-journal", "rookery.pid", "control.sock", "event-queues.json", "image-proxy"]);
 
 const run = promisify(execFile);
 
@@ -191,7 +194,7 @@ function commandError(error: unknown): string {
 
 /**
  * The data folder's folders (ending in "/") and regular files, relative to it, each folder before
- * what it holds; the process's own files and `skip` left out.
+ * what it holds; what is not data and `skip` left out.
  */
 function dataFiles(dataDir: string, skip: Set<string>): string[] {
   const found: string[] = [];
@@ -199,7 +202,7 @@ function dataFiles(dataDir: string, skip: Set<string>): string[] {
     const entries = fs.readdirSync(path.join(dataDir, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (relative === "" && PROCESS_FILES.has(entry.name)) continue;
+      if (relative === "" && NOT_DATA.has(entry.name)) continue;
       if (skip.has(path.join(dataDir, child))) continue;
       if (entry.isDirectory()) {
         found.push(`${child}/`);

@@ -111,6 +111,8 @@ describe(`rookery backup and restore (${testBackend()})`, () => {
           // Everything answered so far must be in the backup.
           before = new Map(answered);
           filesBefore = fileHashes(path.join(source.dataDir, "uploads"));
+          fs.mkdirSync(path.join(source.dataDir, "image-proxy"), { recursive: true });
+          fs.writeFileSync(path.join(source.dataDir, "image-proxy", "cached.webp"), "a cached image of another site");
           backupRun = rookery(["backup", archive, "--json"], env(source)).finally(() => (done = true));
         }
       }
@@ -132,6 +134,8 @@ describe(`rookery backup and restore (${testBackend()})`, () => {
     expect([...filesBefore].filter(([file, hash]) => filesAfter.get(file) !== hash)).toEqual([]);
     expect(filesBefore.size).toBeGreaterThan(uploads.size);
     expect(fileHashes(path.join(target.dataDir, "secrets"))).toEqual(fileHashes(path.join(source.dataDir, "secrets")));
+    // The image proxy's cache is not data: it is fetched again on demand.
+    expect(fs.existsSync(path.join(target.dataDir, "image-proxy"))).toBe(false);
 
     const port2 = await freePort();
     const base2 = `http://127.0.0.1:${port2}/api/v1`;
