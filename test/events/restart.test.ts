@@ -32,10 +32,21 @@ async function restart(server: TestServer, clock = server.clock, logger = pino({
   return { app, as: () => new Client(url, { email: hamlet.delivery_email, apiKey: hamlet.api_key }) };
 }
 
+/**
+ * A queue holding one typing event. In cluster mode the event reaches the queue's process through
+ * the shared stream after the call answers, so wait until the queue holds it (last_event_id -1
+ * acknowledges nothing) before the restart.
+ */
 async function queueWithEvent(server: TestServer): Promise<string> {
   const res = await server.as("hamlet").post("/register", { event_types: ["typing"], fetch_event_types: [] });
+  const queueId = res.body.queue_id as string;
   await server.as("cordelia").post("/typing", { op: "start", to: [server.users.hamlet.id] });
-  return res.body.queue_id;
+  for (let tries = 0; tries < 200; tries++) {
+    const held = await server.as("hamlet").get("/events", { queue_id: queueId, last_event_id: -1, dont_block: true });
+    if ((held.body.events as unknown[]).length > 0) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return queueId;
 }
 
 describe("event queues across a restart (App.close, buildApp)", () => {
