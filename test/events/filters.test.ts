@@ -35,7 +35,7 @@ describe("queue filters", () => {
   it("merges each recipient's own fields (message flags) into their copy only", async () => {
     const hamlet = await queue("hamlet", { event_types: ["message"] });
     const othello = await queue("othello", { event_types: ["message"] });
-    void server.app.ctx.bus.publish({ events: [channelMessage("Denmark", "castle", "iago", { hamlet: ["read"], othello: ["mentioned"] })], changes: [] });
+    await server.app.ctx.bus.publish({ events: [channelMessage("Denmark", "castle", "iago", { hamlet: ["read"], othello: ["mentioned"] })], changes: [] });
     expect((await hamlet())[0]).toMatchObject({ type: "message", flags: ["read"], id: 0 });
     expect((await othello())[0]).toMatchObject({ type: "message", flags: ["mentioned"], id: 0 });
   });
@@ -43,8 +43,8 @@ describe("queue filters", () => {
   it("all_public_streams queues see public channel messages they were not addressed", async () => {
     const watcher = await queue("cordelia", { event_types: ["message"], all_public_streams: true });
     const plain = await queue("shiva", { event_types: ["message"] });
-    void server.app.ctx.bus.publish({ events: [channelMessage("Denmark", "castle", "iago", { hamlet: [] })], changes: [] });
-    void server.app.ctx.bus.publish({ events: [channelMessage("secret", "x", "iago", { hamlet: [] }, false)], changes: [] });
+    await server.app.ctx.bus.publish({ events: [channelMessage("Denmark", "castle", "iago", { hamlet: [] })], changes: [] });
+    await server.app.ctx.bus.publish({ events: [channelMessage("secret", "x", "iago", { hamlet: [] }, false)], changes: [] });
     expect((await watcher()).map((e) => e.message.display_recipient)).toEqual(["Denmark"]);
     expect(await plain()).toEqual([]);
   });
@@ -53,7 +53,7 @@ describe("queue filters", () => {
     const denmark = await queue("hamlet", { event_types: ["message"], narrow: [["stream", "denmark"], ["topic", "CASTLE"]] });
     const unread = await queue("hamlet", { event_types: ["message"], narrow: [["is", "unread"]] });
     const fromIago = await queue("hamlet", { event_types: ["message"], narrow: [["sender", "IAGO@zulip.com"]] });
-    void server.app.ctx.bus.publish({
+    await server.app.ctx.bus.publish({
       events: [
         channelMessage("Denmark", "castle", "iago", { hamlet: ["read"] }),
         channelMessage("Denmark", "moat", "othello", { hamlet: [] }),
@@ -78,7 +78,7 @@ describe("queue filters", () => {
   it("never gives a queue another user's events, even with all_public_streams", async () => {
     const watcher = await queue("cordelia", { all_public_streams: true });
     await server.as("othello").post("/typing", { op: "start", to: [server.users.hamlet.id] });
-    void server.app.ctx.bus.publish({ events: [channelMessage("secret", "x", "iago", { hamlet: [] }, false)], changes: [] });
+    await server.app.ctx.bus.publish({ events: [channelMessage("secret", "x", "iago", { hamlet: [] }, false)], changes: [] });
     expect(await watcher()).toEqual([]);
   });
 
