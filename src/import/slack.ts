@@ -25,7 +25,7 @@ import { newStreamEmailToken } from "../base/secrets.js";
 import { ImportError, SlackZip } from "./slack-zip.js";
 import { child, dayMessages, flag, list, readWorkspace, senderOf, strings, text, type SlackObject, type SlackWorkspace } from "./slack-export.js";
 import { convertMrkdwn, mapSlackEmoji } from "./slack-mrkdwn.js";
-import { ImportProgress } from "./progress.js";
+import { ImportProgress } from "./slack-progress.js";
 
 /** What `rookery import-slack` did. */
 export interface SlackImportResult {
