@@ -27,6 +27,7 @@ import { child, dayMessages, flag, list, readWorkspace, senderOf, strings, text,
 import { convertMrkdwn, mapSlackEmoji } from "./slack-mrkdwn.js";
 import { ImportProgress } from "./slack-progress.js";
 import { ThreadTopics } from "./slack-topics.js";
+import { blocksAndAttachments } from "./slack-blocks.js";
 import { importUsers } from "./slack-users.js";
 
 /** What `rookery import-slack` did. */
@@ -292,7 +293,9 @@ class SlackImport {
   private async importMessage(where: string, conversation: Conversation, message: SlackObject, ts: number): Promise<number> {
     const senderSlackId = senderOf(message) ?? "";
     const sender = this.user(senderSlackId, where);
-    const converted = convertMrkdwn(text(message, "text") ?? "", {
+    // An app's blocks and attachments, when it has any, replace its text (Zulip's converter).
+    const formatted = blocksAndAttachments(message);
+    const converted = convertMrkdwn(formatted !== "" ? formatted : (text(message, "text") ?? ""), {
       userName: (id) => this.slackNames.get(id),
       channelName: (id) => this.channelsBySlackId.get(id)?.name,
     });
