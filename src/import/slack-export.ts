@@ -93,6 +93,15 @@ export interface DayMessage {
   ts: number;
 }
 
+/** The fields the import reads; the rest of an exported message (blocks, profiles…) is let go at once. */
+const MESSAGE_FIELDS = ["ts", "user", "text", "subtype", "thread_ts", "parent_user_id", "root", "edited", "reactions", "files", "file", "comment", "bot_id", "username"];
+
+function slim(message: SlackObject): SlackObject {
+  const out: SlackObject = {};
+  for (const key of MESSAGE_FIELDS) if (message[key] !== undefined) out[key] = message[key];
+  return out;
+}
+
 /** Who sent a message: its user, the uploader of its file, or the bot that posted it. */
 export function senderOf(message: SlackObject): string | undefined {
   if (text(message, "subtype") === "file_comment") return text(child(message, "comment"), "user");
@@ -118,7 +127,7 @@ export async function dayMessages(zip: SlackZip, day: string, folders: readonly 
       if (sender === undefined || sender === "U00") continue;
       if (text(message, "mimetype") === "application/vnd.slack-docs") continue;
       if (SKIPPED_SUBTYPES.has(text(message, "subtype") ?? "")) continue;
-      out.push({ folder, message, ts });
+      out.push({ folder, message: slim(message), ts });
     }
   }
   return out.sort((a, b) => a.ts - b.ts);

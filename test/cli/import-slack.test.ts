@@ -190,6 +190,13 @@ describe("rookery import-slack", () => {
     ]);
   });
 
+  it("leaves the server sending on after the imported messages (ids continue from the last one)", async () => {
+    const sent = await alice.post("/messages", { type: "stream", to: "general", topic: "after the import", content: "first new message" });
+    expect(sent.status).toBe(200);
+    const last = await app.ctx.db.selectFrom("message").select((eb) => eb.fn.max("id").as("id")).where("client", "=", "Slack import").executeTakeFirstOrThrow();
+    expect(sent.body.id).toBe(Number(last.id) + 1);
+  });
+
   it("renders with Rookery's renderer: mentions, channel links, links, edits", async () => {
     const res = await alice.get("/messages", { anchor: "oldest", num_before: 0, num_after: 4, narrow: JSON.stringify([{ operator: "channel", operand: "general" }]) });
     const [hello, deploy, reply] = res.body.messages as Record<string, unknown>[];
@@ -240,7 +247,7 @@ describe("rookery import-slack refuses", () => {
   it("a target that already holds an organisation, changing nothing", async () => {
     await refuse(imported.env, exportFile, `rookery: the target is not empty: it holds the organisation "Acme Slack export" (id 1) in ${imported.dataDir}; import-slack loads into an empty Rookery only (nothing was changed)\n`);
     const count = await app.ctx.db.selectFrom("message").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(11);
+    expect(Number(count.n)).toBe(12);
   });
 
   it("a file that is not a zip archive, and a truncated one", async () => {
