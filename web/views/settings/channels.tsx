@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { archiveStream, setSubProperty, streamMembers, subscribe, unsubscribe, updateStream } from "../../api/settings.js";
 import type { State, Sub } from "../../state/types.js";
-import { Choice, Section, TextField, Toggle, useSave } from "./form.js";
+import { Choice, ColorField, Section, TextField, Toggle, useSave } from "./form.js";
 
 /** Whether this user administers the organisation (owner or administrator). */
 export const isAdmin = (s: State): boolean => (s.users.get(s.me)?.role ?? 400) <= 200;
@@ -48,12 +48,7 @@ export function ChannelSettings({ s, streamId }: { s: State; streamId: number })
       </h3>
       {sub ? (
         <Section title="Personal settings">
-          <div class="field">
-            <label>
-              <span>Channel color</span>
-              <input type="color" value={sub.color} onChange={(e) => void run(setSubProperty(streamId, "color", e.currentTarget.value), "Color saved")} />
-            </label>
-          </div>
+          <ColorField label="Channel color" value={sub.color} save={(v) => setSubProperty(streamId, "color", v)} />
           <Toggle label="Mute channel" checked={sub.is_muted} save={(v) => setSubProperty(streamId, "is_muted", v)} />
           <Toggle label="Pin channel to top" checked={sub.pin_to_top} save={(v) => setSubProperty(streamId, "pin_to_top", v)} />
           {notificationProps.map(([prop, label, global]) => (

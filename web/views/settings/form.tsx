@@ -30,20 +30,32 @@ export function useSave(): { run: (p: Promise<unknown>, ok?: string) => Promise<
   return { run, note: el, busy };
 }
 
+/**
+ * The value shown while a save is on its way: the person's choice until the state (through its
+ * event) agrees or the save fails, so a redraw in between does not flip the control back.
+ */
+function usePending<T>(value: T): [T, (v: T | null) => void] {
+  const [pending, setPending] = useState<T | null>(null);
+  useEffect(() => {
+    if (pending !== null && pending === value) setPending(null);
+  }, [value, pending]);
+  return [pending ?? value, setPending];
+}
+
 /** A checkbox saved as soon as it changes; on failure it shows the old value again. */
 export function Toggle({ label, checked, save }: { label: string; checked: boolean; save: (v: boolean) => Promise<unknown> }) {
   const { run, note } = useSave();
+  const [shown, setPending] = usePending(checked);
   return (
     <div class="field">
       <label class="check">
         <input
           type="checkbox"
-          checked={checked}
+          checked={shown}
           onChange={(e) => {
-            const box = e.currentTarget;
-            void run(save(box.checked)).then((ok) => {
-              if (!ok) box.checked = checked;
-            });
+            const v = e.currentTarget.checked;
+            setPending(v);
+            void run(save(v)).then((ok) => !ok && setPending(null));
           }}
         />{" "}
         {label}
@@ -56,17 +68,17 @@ export function Toggle({ label, checked, save }: { label: string; checked: boole
 /** A dropdown saved as soon as it changes. */
 export function Choice({ label, value, options, save }: { label: string; value: string; options: readonly (readonly [string, string])[]; save: (v: string) => Promise<unknown> }) {
   const { run, note } = useSave();
+  const [shown, setPending] = usePending(value);
   return (
     <div class="field">
       <label>
         <span>{label}</span>
         <select
-          value={value}
+          value={shown}
           onChange={(e) => {
-            const sel = e.currentTarget;
-            void run(save(sel.value)).then((ok) => {
-              if (!ok) sel.value = value;
-            });
+            const v = e.currentTarget.value;
+            setPending(v);
+            void run(save(v)).then((ok) => !ok && setPending(null));
           }}
         >
           {options.map(([v, text]) => (
@@ -75,6 +87,21 @@ export function Choice({ label, value, options, save }: { label: string; value: 
             </option>
           ))}
         </select>
+      </label>
+      {note}
+    </div>
+  );
+}
+
+/** A colour picker saved when the choice is made. */
+export function ColorField({ label, value, save }: { label: string; value: string; save: (v: string) => Promise<unknown> }) {
+  const { run, note } = useSave();
+  const [shown, setPending] = usePending(value);
+  return (
+    <div class="field">
+      <label>
+        <span>{label}</span>
+        <input type="color" value={shown} onInput={(e) => setPending(e.currentTarget.value)} onChange={(e) => void run(save(e.currentTarget.value), "Color saved").then((ok) => !ok && setPending(null))} />
       </label>
       {note}
     </div>
