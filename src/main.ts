@@ -19,6 +19,7 @@ import { checkCreateUser } from "./actions/users.js";
 import { ConfigError } from "./config.js";
 import { addOperatorCommands } from "./cli/operator.js";
 import { addImportSlackCommand } from "./cli/import-slack.js";
+import { addExportCommand } from "./cli/export.js";
 import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
@@ -140,5 +141,6 @@ program
 
 addOperatorCommands(program);
 addImportSlackCommand(program);
+addExportCommand(program);
 
 program.parseAsync().catch(fail);

@@ -77,7 +77,7 @@ async function runExport(ctx: AppContext, row: RealmExportRow): Promise<void> {
   const key = `${EXPORTS_KEY_PREFIX}${row.realm_id}/${randomToken(24)}/${folder}.tar.gz`;
   const archive = new PassThrough();
   try {
-    const written = writeRealmExport(ctx.db, ctx.files, row.realm_id, archive, { publicOnly: true, withSecrets: false, folder });
+    const written = writeRealmExport(ctx.db, ctx.files, row.realm_id, archive, { publicOnly: true, withSecrets: false, folder, dataDir: ctx.config.dataDir });
     await Promise.all([ctx.files.put(key, archive), written]);
   } catch (error) {
     ctx.log.error({ err: error, exportId: row.id }, "data export failed");

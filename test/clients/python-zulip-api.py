@@ -1,6 +1,6 @@
 """Drives the official Python client (python-zulip-api) against a server, for
 test/clients/python-zulip-api.test.ts: argv[1] is a zuliprc, argv[2] the JSON ids of the
-messages to read. Prints one JSON object of what the client got back; any exception
+messages to read, argv[3] a JPEG file to upload. Prints one JSON object of what the client got back; any exception
 the client raises ends the script with its traceback on stderr."""
 
 import json
@@ -45,6 +45,13 @@ def main() -> None:
         {"type": e["type"], "id": e["message"]["id"], "content": e["message"]["content"]} for e in events["events"] if e["type"] == "message"
     ]
     out["sent"] = sent["id"]
+    # As Zulip's upload_custom_emoji example: a file part without a Content-Type.
+    with open(sys.argv[3], "rb") as fp:
+        out["emoji"] = client.call_endpoint("realm/emoji/verona_sun", method="POST", files=[fp])
+    with open(sys.argv[3], "rb") as fp:
+        uploaded = client.upload_file(fp)
+    out["upload"] = {"result": uploaded["result"], "url": uploaded.get("url")}
+    out["realm_emoji"] = sorted(e["name"] for e in client.get_realm_emoji()["emoji"].values())
     client.deregister(registered["queue_id"])
     print(json.dumps(out))
 

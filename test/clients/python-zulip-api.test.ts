@@ -2,18 +2,21 @@
  * The official Python client (python-zulip-api, unpatched) against a real Rookery, through
  * python-zulip-api.py: register (with read receipts on in a new organisation, issue 21),
  * get_messages with the HTML issue 21 changed, get_raw_message, the read receipts that Zulip's
- * get_read_receipts example reads, and a sent message coming back through get_events. Needs the
+ * get_read_receipts example reads, a sent message coming back through get_events, and a custom
+ * emoji and a file uploaded as the client sends files (a part without a Content-Type, issue 21). Needs the
  * python-zulip-api checkout (see real-clients.ts) and a Python 3 with requests and distro.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../harness/client.js";
 import { startServer, type TestServer } from "../harness/server.js";
 import { startOtherSite, type OtherSite } from "../api/image-proxy-helpers.js";
 import { sendRenderedKinds, type RenderedKinds } from "./issue-messages.js";
+import { download } from "../api/uploads-helpers.js";
 import { populate } from "./populate.js";
 import { checkout, clientsDir, pythonWith } from "./real-clients.js";
 
@@ -48,9 +51,11 @@ describe.skipIf(python === undefined)("python-zulip-api against Rookery", () => 
     const zuliprc = path.join(dir, "zuliprc");
     fs.writeFileSync(zuliprc, `[api]\nemail=${hamlet.delivery_email}\nkey=${hamlet.api_key}\nsite=${server.url}\n`, { mode: 0o600 });
     const script = path.join(import.meta.dirname, "python-zulip-api.py");
+    const jpeg = path.join(dir, "sun.jpg");
+    fs.writeFileSync(jpeg, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#e0a020" } }).jpeg().toBuffer());
     // Run asynchronously: the server answering the client lives in this process.
     got = await new Promise<Json>((resolve, reject) => {
-      const child = spawn(python ?? "python3", [script, zuliprc, JSON.stringify(ids)], { env: { ...process.env, PYTHONPATH: pythonPath.join(":") } });
+      const child = spawn(python ?? "python3", [script, zuliprc, JSON.stringify(ids), jpeg], { env: { ...process.env, PYTHONPATH: pythonPath.join(":") } });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -104,5 +109,14 @@ describe.skipIf(python === undefined)("python-zulip-api against Rookery", () => 
     expect(got.events).toEqual([
       { type: "message", id: got.sent, content: `<p><a href="https://trac.example.com/ticket/9">#9</a> and a look <a href="${url}">${url}</a></p>\n${preview(url)}` },
     ]);
+  });
+
+  it("uploads a custom emoji as Zulip's upload_custom_emoji example does, and a file whose URL serves the JPEG", async () => {
+    expect(got.emoji).toEqual({ result: "success", msg: "" });
+    expect(got.realm_emoji).toEqual(["party_parrot", "verona_sun"]);
+    expect(got.upload.result).toBe("success");
+    expect(got.upload.url).toMatch(/^\/user_uploads\/\d+\/[0-9a-f]{2}\/[\w-]{24}\/sun\.jpg$/);
+    const file = await download(server, "hamlet", got.upload.url);
+    expect([file.status, (await sharp(file.body).metadata()).format]).toEqual([200, "jpeg"]);
   });
 });

@@ -1,3 +1,4 @@
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +8,7 @@ import * as q from "../../db/queries/export-tables.js";
 import type { FileStore } from "../../uploads/storage.js";
 import { avatarHash } from "../users/users.js";
 import { realmBrandingKey } from "../realm/branding.js";
+import { emojiFilePath } from "../realm/emoji.js";
 import { JsonSpool, onePage, type Pages } from "./spool.js";
 import { TarGzWriter } from "./tar.js";
 import { writeRealmTables, type IdPlan } from "./realm-tables.js";
@@ -24,6 +26,8 @@ export interface ExportOptions {
   withSecrets: boolean;
   /** The archive's top folder, e.g. zulip-export-ab12cd34. */
   folder: string;
+  /** The data directory (custom emoji images are kept there, outside the file store). */
+  dataDir: string;
   /** Where spooled JSON files wait (a fresh folder is made in it); defaults to the system's. */
   scratchDir?: string;
   /** Called after each batch of messages with the number written and the total. */
@@ -51,7 +55,7 @@ export async function writeRealmExport(db: Db, files: FileStore, realmId: number
     await realm.moveInto(tar, "\n}\n");
     const messages = await writeMessageBatches(db, tar, scratch, realmId, plan, options);
     const uploads = await writeAttachments(db, files, tar, scratch, realmId, options);
-    const others = await writeAvatarsEmojiIcons(db, files, tar, scratch, realmId, options.folder);
+    const others = await writeAvatarsEmojiIcons(db, files, tar, scratch, realmId, options);
     const analytics = { analytics_realmcount: [], analytics_streamcount: [], analytics_usercount: [] };
     await tar.addBuffer(`${options.folder}/analytics.json`, Buffer.from(JSON.stringify(analytics, null, 2) + "\n"));
     await tar.finish();
@@ -105,10 +109,13 @@ async function writeAttachments(db: Db, files: FileStore, tar: TarGzWriter, scra
       const exported = page.filter((a) => links.has(a.id));
       const emails = await q.emailsOf(db, [...new Set(exported.map((a) => a.owner_id))]);
       const fileRecords: Record<string, unknown>[] = [];
+      // Only uploads whose file is there: Zulip's importer finds each attachment's file by its record.
+      const present: typeof exported = [];
       for (const attachment of exported) {
         const size = await files.size(attachment.path_id);
         const source = size === undefined ? undefined : await files.get(attachment.path_id);
         if (size === undefined || !source) continue;
+        present.push(attachment);
         await tar.addStream(`${options.folder}/uploads/${attachment.path_id}`, size, source, attachment.create_time);
         copied += 1;
         fileRecords.push({
@@ -123,7 +130,7 @@ async function writeAttachments(db: Db, files: FileStore, tar: TarGzWriter, scra
         });
       }
       await records.rows(onePage(fileRecords));
-      yield exported.map((a) => attachmentRecord(a, links.get(a.id) ?? []));
+      yield present.map((a) => attachmentRecord(a, links.get(a.id) ?? []));
     }
   }
   try {
@@ -138,7 +145,8 @@ async function writeAttachments(db: Db, files: FileStore, tar: TarGzWriter, scra
 }
 
 /** avatars/, emoji/ and realm_icons/ with their records.json. */
-async function writeAvatarsEmojiIcons(db: Db, files: FileStore, tar: TarGzWriter, scratch: string, realmId: number, folder: string): Promise<number> {
+async function writeAvatarsEmojiIcons(db: Db, files: FileStore, tar: TarGzWriter, scratch: string, realmId: number, options: ExportOptions): Promise<number> {
+  const { folder } = options;
   let copied = 0;
   async function copy(entry: string, key: string): Promise<number | undefined> {
     const size = await files.size(key);
@@ -157,7 +165,8 @@ async function writeAvatarsEmojiIcons(db: Db, files: FileStore, tar: TarGzWriter
     const found: Record<string, unknown>[] = [];
     for (const user of page.filter((u) => u.avatar_source === "U")) {
       const hash = avatarHash(user);
-      for (const suffix of [".png", ".original", "-medium.png"]) {
+      // Zulip's exports hold the avatar and its original; its importer makes the medium size again.
+      for (const suffix of [".original", ".png"]) {
         const size = await copy(`avatars/${hash}${suffix}`, `user_avatars/${hash}${suffix}`);
         if (size === undefined) continue;
         found.push({ realm_id: realmId, user_profile_id: user.id, user_profile_email: user.email, s3_path: `${hash}${suffix}`, path: `${hash}${suffix}`, size, last_modified: seconds(user.date_joined), content_type: null });
@@ -170,7 +179,11 @@ async function writeAvatarsEmojiIcons(db: Db, files: FileStore, tar: TarGzWriter
   const emoji: Record<string, unknown>[] = [];
   for (const row of await q.realmRows(db, realmId).emoji) {
     const relative = `${realmId}/emoji/images/${row.file_name}`;
-    if ((await copy(`emoji/${relative}`, `user_avatars/${relative}`)) === undefined) continue;
+    const local = emojiFilePath(options.dataDir, realmId, row.file_name);
+    const stat = await fs.stat(local).catch(() => undefined);
+    if (!stat?.isFile()) continue;
+    await tar.addStream(`${folder}/emoji/${relative}`, stat.size, createReadStream(local), stat.mtimeMs);
+    copied += 1;
     emoji.push({ realm_id: realmId, author: row.author_id, path: relative, s3_path: relative, file_name: row.file_name, name: row.name, deactivated: row.deactivated === 1 });
   }
   await tar.addBuffer(`${folder}/emoji/records.json`, Buffer.from(JSON.stringify(emoji, null, 2) + "\n"));
