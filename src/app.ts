@@ -23,6 +23,7 @@ import { LinkifierCache } from "./caches/linkifiers.js";
 import { RealmCache } from "./caches/realms.js";
 import { UserCache } from "./caches/users.js";
 import { SessionCache } from "./caches/sessions.js";
+import { nextExportTime, runRequestedExports } from "./actions/exports.js";
 import { createMailer } from "./mail.js";
 import { DueTimer, everyInterval } from "./base/due-timer.js";
 import { removeUnclaimedUploads, UNCLAIMED_UPLOAD_SWEEP_INTERVAL_MS } from "./actions/upload-cleanup.js";
@@ -48,6 +49,7 @@ import { registerPasswordResetRoutes } from "./routes/password-reset.js";
 import { registerWebRoutes } from "./routes/web.js";
 import { CONTENT_SECURITY_POLICY } from "./http/pages.js";
 import { registerRealmBrandingRoutes } from "./routes/realm-branding.js";
+import { registerExportFileRoutes } from "./routes/exports.js";
 import { runThumbnailJob } from "./actions/thumbnails.js";
 import { unthumbnailedImages } from "./db/queries/image-attachments.js";
 import { registerSignupRoutes } from "./routes/signup.js";
@@ -151,6 +153,8 @@ export async function createContext(config: Config, options: AppOptions = {}): P
       // Looks at the clock hourly: a day's sleep would miss a clock that was moved on.
       3600_000,
     ),
+    // In a cluster, only the holder of the jobs lease writes exports (actions/exports.ts).
+    exports: new DueTimer(clock, log, { next: () => nextExportTime(ctx), run: (stopping) => runRequestedExports(ctx, stopping) }),
     cluster,
   };
   return ctx;
@@ -220,6 +224,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerPasswordResetRoutes(http, ctx);
   registerWebRoutes(http, ctx);
   registerRealmBrandingRoutes(http, ctx);
+  registerExportFileRoutes(http, ctx);
   registerHealthRoute(http, ctx);
   registerMetricsRoute(http, ctx);
   registerEmojiDataRoute(http);
@@ -230,12 +235,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   ctx.bus.subscribe((commit) => applyChanges(ctx, commit.changes));
   ctx.bus.subscribe((commit) => ctx.users.observe(commit.events));
   ctx.bus.subscribe((commit) => ctx.groups.observe(commit.events));
+  // An export requested in any process wakes the export job (which runs where the jobs lease is).
+  ctx.bus.subscribe((commit) => {
+    if (commit.events.some((queued) => queued.event.type === "realm_export")) ctx.exports.wake(ctx.clock.now());
+  });
   ctx.queues.start(ctx.bus);
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
   // Mail queued before a restart, or whose retry fell due while the server was down, goes now.
   ctx.mail.start();
   ctx.unclaimedUploads.start();
+  ctx.exports.start();
   ctx.thumbnails.start((imageId) => runThumbnailJob(ctx, imageId));
   // Images uploaded before a restart whose thumbnails were never made (in a cluster, the holder of
   // the jobs lease looks, each time it takes the lease).
@@ -247,6 +257,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     jobs.onTaken = () => {
       void ctx.scheduledMessages.runDue();
       void ctx.mail.runDue();
+      void ctx.exports.runDue();
       backlog().catch((error: unknown) => log.error({ err: error }, "thumbnail backlog failed"));
     };
     await jobs.start();
@@ -272,6 +283,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await ctx.mail.stop();
       await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
+      await ctx.exports.stop();
       // Waiting polls are answered first, so closing the server does not wait on them.
       ctx.queues.stop();
       await ctx.thumbnails.stop();
@@ -300,6 +312,7 @@ function internalAddress(listening: string): string {
 async function closeClusterMember(http: FastifyInstance, ctx: AppContext): Promise<void> {
   await ctx.scheduledMessages.stop();
   await ctx.unclaimedUploads.stop();
+  await ctx.exports.stop();
   ctx.queues.answerWaiting();
   await ctx.thumbnails.stop();
   await closeHttp(http);

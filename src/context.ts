@@ -50,6 +50,8 @@ export interface AppContext extends Caches {
    * (started by buildApp); `runDue()` runs it now, as the timer does.
    */
   unclaimedUploads: DueTimer;
+  /** Writes requested data exports off the request path (started by buildApp; see actions/exports.ts). */
+  exports: DueTimer;
   /** The built web app's manifest and files (`/`, `/static/…`, the stylesheet of the login pages). */
   web: WebAssets;
   /** Prometheus metrics (GET /metrics). */

@@ -18,6 +18,8 @@ import { backup, restore } from "./backup.js";
 import { checkCreateUser } from "./actions/users.js";
 import { ConfigError } from "./config.js";
 import { addOperatorCommands } from "./cli/operator.js";
+import { addImportSlackCommand } from "./cli/import-slack.js";
+import { addExportCommand } from "./cli/export.js";
 import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
@@ -138,5 +140,7 @@ program
   });
 
 addOperatorCommands(program);
+addImportSlackCommand(program);
+addExportCommand(program);
 
 program.parseAsync().catch(fail);

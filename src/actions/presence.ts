@@ -19,7 +19,8 @@ export interface PresencePing {
 
 /**
  * Records the caller's presence and answers the realm's presence. The change lives in memory
- * (write-behind), so its event is published directly rather than through a transaction's outbox.
+ * (write-behind), so its event is published directly rather than through a transaction's outbox;
+ * as after any write, the call answers once every process has applied it.
  * A `presence` event goes to every active user of the realm, unless there are more than 100.
  */
 export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: PresencePing): Promise<Record<string, unknown>> {
@@ -31,7 +32,7 @@ export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: 
     const change = await ctx.presence.update(user, ctx.clock.now(), ping.status === "active");
     if (change.announce && !presenceDisabled) {
       const batch = await presenceEvents(ctx, user, change.entry, false);
-      void ctx.bus.publish({ events: batch, changes: [] });
+      await ctx.bus.publish({ events: batch, changes: [] });
     }
   }
   if (ping.pingOnly) return {};
@@ -50,7 +51,7 @@ export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, e
   const entry = enabled
     ? (await store.update(user, now, true, true)).entry
     : await store.replaceWithIdle(user, now - (OFFLINE_THRESHOLD_SECS + 120) * 1000);
-  void ctx.bus.publish({ events: await presenceEvents(ctx, user, entry, true), changes: [] });
+  await ctx.bus.publish({ events: await presenceEvents(ctx, user, entry, true), changes: [] });
 }
 
 async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEntry, force: boolean): Promise<QueuedEvent[]> {

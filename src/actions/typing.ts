@@ -56,7 +56,7 @@ export async function checkSendTyping(ctx: AppContext, sender: UserRow, op: "sta
       );
     }
   }
-  void ctx.bus.publish({ events: outbox.events, changes: [] });
+  await ctx.bus.publish({ events: outbox.events, changes: [] });
 }
 
 /** The channel's posting policy (Zulip's access_stream_for_send_message, for humans). */

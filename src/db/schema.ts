@@ -454,6 +454,19 @@ export interface SessionTable {
   expires_at: number;
 }
 
+/** A data export requested through the API; times in milliseconds, null until they happen. */
+export interface RealmExportTable {
+  id: Generated<number>;
+  realm_id: number;
+  acting_user_id: number;
+  export_time: number;
+  started_time: number | null;
+  failed_time: number | null;
+  deleted_time: number | null;
+  /** The archive's key in the file store, once written. */
+  export_path: string | null;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -496,4 +509,5 @@ export interface Database {
   image_attachment: ImageAttachmentTable;
   message_image_url: MessageImageUrlTable;
   session: SessionTable;
+  realm_export: RealmExportTable;
 }

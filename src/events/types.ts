@@ -226,6 +226,12 @@ export type AttachmentEvent =
 /** The realm's custom profile fields, all of them, after any change to their definitions. */
 export type CustomProfileFieldsEvent = { type: "custom_profile_fields"; fields: Record<string, unknown>[] };
 
+/** The realm's data exports, after one is requested, finishes, fails or is deleted (sent to the admin who acted). */
+export type RealmExportEvent = {
+  type: "realm_export";
+  exports: { id: number; export_time: number; acting_user_id: number; export_url: string | null; deleted_timestamp: number | null; failed_timestamp: number | null; pending: boolean }[];
+};
+
 export type AppEvent =
   | RealmUserEvent
   | CustomProfileFieldsEvent
@@ -253,7 +259,8 @@ export type AppEvent =
   | RealmLinkifiersEvent
   | RealmPlaygroundsEvent
   | DefaultStreamGroupsEvent
-  | AttachmentEvent;
+  | AttachmentEvent
+  | RealmExportEvent;
 
 /**
  * An event and the ids of the users whose queues receive it. Plain data (it may cross a process

@@ -27,6 +27,7 @@ import { defaultStreamGroupEndpoints } from "./default-stream-groups.js";
 import { uploadEndpoints } from "./uploads.js";
 import { avatarEndpoints } from "./avatars.js";
 import { realmBrandingEndpoints } from "./realm-branding.js";
+import { exportEndpoints } from "./exports.js";
 
 /** Every REST endpoint the server answers. */
 export const allEndpoints: readonly Endpoint[] = [
@@ -57,5 +58,6 @@ export const allEndpoints: readonly Endpoint[] = [
   ...uploadEndpoints,
   ...avatarEndpoints,
   ...realmBrandingEndpoints,
+  ...exportEndpoints,
   apiDescriptionEndpoint(() => allEndpoints),
 ];

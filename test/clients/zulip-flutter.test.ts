@@ -140,6 +140,10 @@ describe("zulip-flutter's start-up against Rookery", () => {
     expect(problems(snapshot, INITIAL_SNAPSHOT)).toEqual([]);
   });
 
+  it("has read receipts on in a new organisation, as Zulip 9.0 makes one (issue 21)", () => {
+    expect([snapshot.realm_enable_read_receipts, snapshot.realm_inline_image_preview]).toEqual([true, true]);
+  });
+
   it("gets non-empty lists where the organisation has data, so the items were checked too", () => {
     for (const key of ["custom_profile_fields", "muted_users", "realm_user_groups", "recent_private_conversations", "subscriptions", "starred_messages", "streams", "user_topics", "realm_users", "cross_realm_bots"]) {
       expect(snapshot[key].length, key).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -79,13 +79,36 @@ export async function startNginx(backends: readonly string[], tls: { certFile: s
   return { url: `https://127.0.0.1:${port}`, redirectUrl: `http://127.0.0.1:${redirectPort}`, backends, close: stop };
 }
 
+/** The daemons this test process started and has not stopped. */
+const running = new Set<ChildProcess>();
+/**
+ * Test files that never stop their servers, or fail before they do, must not leave a daemon behind:
+ * they go when the test process exits, or when the test runner ends it with a signal.
+ */
+function stopAll(): void {
+  for (const child of running) child.kill("SIGKILL");
+}
+process.once("exit", stopAll);
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    stopAll();
+    process.kill(process.pid, signal);
+  });
+}
+
 /** Runs `command` in the foreground until it accepts connections on `port`; resolves to its stop function. */
 async function startDaemon(command: string, args: string[], port: number, dir: string): Promise<() => Promise<void>> {
   const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+  running.add(child);
   let errors = "";
   child.stderr?.on("data", (d: Buffer) => (errors += d.toString()));
   child.once("error", (error) => (errors += `${error.message} (needs ${command} on the PATH)`));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || errors.includes("ENOENT") || Date.now() > deadline) {

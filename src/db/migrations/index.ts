@@ -19,6 +19,7 @@ import { m018Sessions } from "./018-sessions.js";
 import { m021PasswordResets } from "./021-password-resets.js";
 import { m022OutgoingMail } from "./022-outgoing-mail.js";
 import { m023MessageImageUrls } from "./023-message-image-urls.js";
+import { m026Exports } from "./026-exports.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "021-password-resets": m021PasswordResets,
   "022-outgoing-mail": m022OutgoingMail,
   "023-message-image-urls": m023MessageImageUrls,
+  "026-exports": m026Exports,
 };

@@ -9,7 +9,7 @@ const exceptions = "ArithmeticError AssertionError AttributeError BaseException 
 export const words = (list: string): RegExp => new RegExp(`(?:${list.split(" ").join("|")})(?![\\p{L}\\p{N}_])`, "yu");
 
 /** `def name` / `class name`: keyword, space, the name in `cls`. */
-export function declaration(cls: string): (m: RegExpExecArray) => Token[] {
+function declaration(cls: string): (m: RegExpExecArray) => Token[] {
   return (m) => [
     { cls: "k", text: m[1] ?? "" },
     { cls: "", text: m[2] ?? "" },
@@ -18,7 +18,7 @@ export function declaration(cls: string): (m: RegExpExecArray) => Token[] {
 }
 
 /** `import x`, `from x import`: keywords "kn", the module "nn". */
-export function importLine(m: RegExpExecArray): Token[] {
+function importLine(m: RegExpExecArray): Token[] {
   const tokens = [
     { cls: "kn", text: m[1] ?? "" },
     { cls: "", text: m[2] ?? "" },
@@ -81,7 +81,7 @@ export function stringLiteral(cls: string, formatFields = true): (m: RegExpExecA
  * A docstring: a closed triple-quoted string first on its line, the indentation before it
  * whitespace. Pygments leaves its escapes in it.
  */
-export function docstring(m: RegExpExecArray): Token[] {
+function docstring(m: RegExpExecArray): Token[] {
   const tokens: Token[] = [];
   if (m[1] !== undefined && m[1] !== "") tokens.push({ cls: "w", text: m[1] });
   if (m[2] !== undefined && m[2] !== "") tokens.push({ cls: "sa", text: m[2] });
@@ -177,7 +177,8 @@ function step(text: string, pos: number): { tokens: Token[]; length: number } {
   return { tokens: [{ cls: "err", text: text[pos] ?? "" }], length: 1 };
 }
 
-const rules: Rule[] = [
+/** The rules Python 2 and 3 share, tried first: lines, docstrings, comments, decorators, def, class and imports. */
+export const statementRules: Rule[] = [
   [/\n/y, ""],
   [/^(\s*)([rRuUbB]{0,2})("""[\s\S]*?"""|'''[\s\S]*?''')/my, docstring],
   [/[^\S\n]+/y, ""],
@@ -187,6 +188,10 @@ const rules: Rule[] = [
   [/(class)(\s+)([\p{L}_][\p{L}\p{N}_]*)/uy, declaration("nc")],
   [/(from)(\s+)([\p{L}_.][\p{L}\p{N}_.]*)(\s+)(import)(?![\p{L}\p{N}_])/uy, importLine],
   [/(from|import)(\s+)([\p{L}_][\p{L}\p{N}_.]*)/uy, importLine],
+];
+
+const rules: Rule[] = [
+  ...statementRules,
   [/([fF][rR]?|[rR][fF])("""[\s\S]*?(?:"""|$))/y, fString("s2")],
   [/([fF][rR]?|[rR][fF])('''[\s\S]*?(?:'''|$))/y, fString("s1")],
   [/([fF][rR]?|[rR][fF])("(?:\\[\s\S]|[^"\\\n])*"?)/y, fString("s2")],
@@ -217,10 +222,12 @@ const rules: Rule[] = [
 export const pythonLexer: Lexer = {
   name: "Python",
   aliases: ["python", "py", "sage", "python3", "py3", "bazel", "starlark"],
-  tokenize(code) {
-    // A first-line `#!` is a hashbang comment of its own class.
-    const shebang = /^#!.*/.exec(code);
-    if (shebang === null) return runRules(code, rules);
-    return [{ cls: "ch", text: shebang[0] }, ...runRules(code.slice(shebang[0].length), rules)];
-  },
+  tokenize: (code) => runAfterShebang(code, rules),
 };
+
+/** Tokens of `code` by `rules`, a first-line `#!` being a hashbang comment of its own class. */
+export function runAfterShebang(code: string, rules: Rule[]): Token[] {
+  const shebang = /^#!.*/.exec(code);
+  if (shebang === null) return runRules(code, rules);
+  return [{ cls: "ch", text: shebang[0] }, ...runRules(code.slice(shebang[0].length), rules)];
+}

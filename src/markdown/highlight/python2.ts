@@ -4,8 +4,8 @@
  * them), builtins, literals (True, False and None are pseudo-builtins; octal 0777, long 10L,
  * `backticks`) and strings without f-strings or str.format fields.
  */
-import { runRules, type Lexer, type Rule } from "./lexer.js";
-import { declaration, docstring, importLine, stringLiteral, words } from "./python.js";
+import type { Lexer, Rule } from "./lexer.js";
+import { runAfterShebang, statementRules, stringLiteral, words } from "./python.js";
 
 const keywords = "assert break continue del elif else except exec finally for global if lambda pass print raise return try while yield as with";
 const builtins =
@@ -16,15 +16,7 @@ const exceptions =
 const prefix = "([uUbB][rR]|[rR][uUbB]|[rRuUbB]|)";
 
 const rules: Rule[] = [
-  [/\n/y, ""],
-  [/^(\s*)([rRuUbB]{0,2})("""[\s\S]*?"""|'''[\s\S]*?''')/my, docstring],
-  [/[^\S\n]+/y, ""],
-  [/#.*/y, "c1"],
-  [/@[\p{L}_][\p{L}\p{N}_.]*/uy, "nd"],
-  [/(def)(\s+)([\p{L}_][\p{L}\p{N}_]*)/uy, declaration("nf")],
-  [/(class)(\s+)([\p{L}_][\p{L}\p{N}_]*)/uy, declaration("nc")],
-  [/(from)(\s+)([\p{L}_.][\p{L}\p{N}_.]*)(\s+)(import)(?![\p{L}\p{N}_])/uy, importLine],
-  [/(from|import)(\s+)([\p{L}_][\p{L}\p{N}_.]*)/uy, importLine],
+  ...statementRules,
   [new RegExp(`${prefix}("""[\\s\\S]*?(?:"""|$))`, "y"), stringLiteral("s2", false)],
   [new RegExp(`${prefix}('''[\\s\\S]*?(?:'''|$))`, "y"), stringLiteral("s1", false)],
   [new RegExp(`${prefix}("(?:\\\\[\\s\\S]|[^"\\\\\\n])*"?)`, "y"), stringLiteral("s2", false)],
@@ -52,9 +44,5 @@ const rules: Rule[] = [
 export const python2Lexer: Lexer = {
   name: "Python 2.x",
   aliases: ["python2", "py2"],
-  tokenize(code) {
-    const shebang = /^#!.*/.exec(code);
-    if (shebang === null) return runRules(code, rules);
-    return [{ cls: "ch", text: shebang[0] }, ...runRules(code.slice(shebang[0].length), rules)];
-  },
+  tokenize: (code) => runAfterShebang(code, rules),
 };

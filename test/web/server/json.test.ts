@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { error, success } from "../../harness/client.js";
-import { Browser, fakeWebDir } from "../../harness/browser.js";
-import { startServer, type TestServer } from "../../harness/server.js";
+import { Browser } from "../../harness/browser.js";
+import { serveFakeWebApp } from "../../harness/web-server.js";
 import { createChannels } from "../../api/messages-fixtures.js";
 
 const NOT_LOGGED_IN = error("Not logged in: API authentication or user session required", "UNAUTHORIZED");
 
-let server: TestServer;
-let web: ReturnType<typeof fakeWebDir>;
+const site = serveFakeWebApp();
 let hamlet: Browser;
 beforeAll(async () => {
-  web = fakeWebDir();
-  server = await startServer({ webDir: web.dir });
-  await createChannels(server);
-  hamlet = new Browser(server.url);
-  await hamlet.signIn("hamlet@zulip.com", server.password);
-});
-afterAll(async () => {
-  await server.stop();
-  web.remove();
+  await createChannels(site.server);
+  hamlet = new Browser(site.server.url);
+  await hamlet.signIn("hamlet@zulip.com", site.server.password);
 });
 
 function csrfError(reason: string): Record<string, unknown> {
@@ -28,41 +21,41 @@ function csrfError(reason: string): Record<string, unknown> {
 
 describe("/json without a session", () => {
   it("answers 401 asking for session authentication, never Basic", async () => {
-    const res = await new Browser(server.url).json("GET", "/users/me");
+    const res = await new Browser(site.server.url).json("GET", "/users/me");
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe('Session realm="zulip"');
     expect(res.body).toEqual(NOT_LOGGED_IN);
-    const post = await new Browser(server.url).json("POST", "/messages", { type: "stream", to: "Verona", topic: "x", content: "x" });
+    const post = await new Browser(site.server.url).json("POST", "/messages", { type: "stream", to: "Verona", topic: "x", content: "x" });
     expect(post.status).toBe(401);
     expect(post.body).toEqual(NOT_LOGGED_IN);
   });
 
   it("refuses a cookie that names no session, or is malformed", async () => {
     for (const cookie of ["rookery_session=" + "A".repeat(43), "rookery_session=short", "rookery_session="]) {
-      const res = await new Browser(server.url).get("/json/users/me", { cookie });
+      const res = await new Browser(site.server.url).get("/json/users/me", { cookie });
       expect(res.status, cookie).toBe(401);
       expect(res.body).toEqual(NOT_LOGGED_IN);
     }
   });
 
   it("sends a page opened in a browser to the login page", async () => {
-    const res = await new Browser(server.url).get("/json/users/me", { accept: "text/html,application/xhtml+xml" });
+    const res = await new Browser(site.server.url).get("/json/users/me", { accept: "text/html,application/xhtml+xml" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login/?next=%2Fjson%2Fusers%2Fme");
   });
 
   it("accepts HTTP Basic, as Zulip does", async () => {
-    const res = await server.anonymous().get("/users/me", {}, { headers: { authorization: "Basic " + Buffer.from(`hamlet@zulip.com:${server.users.hamlet.api_key}`).toString("base64") } });
+    const res = await site.server.anonymous().get("/users/me", {}, { headers: { authorization: "Basic " + Buffer.from(`hamlet@zulip.com:${site.server.users.hamlet.api_key}`).toString("base64") } });
     expect(res.status).toBe(200);
-    const viaJson = await new Browser(server.url).get("/json/users/me", { authorization: "Basic " + Buffer.from(`hamlet@zulip.com:${server.users.hamlet.api_key}`).toString("base64") });
+    const viaJson = await new Browser(site.server.url).get("/json/users/me", { authorization: "Basic " + Buffer.from(`hamlet@zulip.com:${site.server.users.hamlet.api_key}`).toString("base64") });
     expect(viaJson.status).toBe(200);
-    expect(viaJson.body.user_id).toBe(server.users.hamlet.id);
+    expect(viaJson.body.user_id).toBe(site.server.users.hamlet.id);
   });
 });
 
 describe("/api/v1 opened in a browser", () => {
   it("redirects to the login page instead of asking for a Basic password", async () => {
-    const res = await new Browser(server.url).get("/api/v1/users/me", { accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
+    const res = await new Browser(site.server.url).get("/api/v1/users/me", { accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login/?next=%2Fapi%2Fv1%2Fusers%2Fme");
     expect(res.headers.get("www-authenticate")).toBeNull();
@@ -79,7 +72,7 @@ describe("/json with a session", () => {
   it("serves every /api/v1 endpoint with the same handlers", async () => {
     const me = await hamlet.json("GET", "/users/me");
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject(success({ user_id: server.users.hamlet.id, email: "hamlet@zulip.com" }));
+    expect(me.body).toMatchObject(success({ user_id: site.server.users.hamlet.id, email: "hamlet@zulip.com" }));
     const sent = await hamlet.json("POST", "/messages", { type: "stream", to: "Verona", topic: "web", content: "from the browser" });
     expect(sent.body).toMatchObject(success());
     const fetched = await hamlet.json("GET", "/messages", { anchor: sent.body.id, num_before: 0, num_after: 0 });
@@ -130,7 +123,7 @@ describe("/json with a session", () => {
   });
 
   it("accepts the page's own Origin", async () => {
-    const res = await hamlet.json("POST", "/users/me/status", { status_text: "here" }, { headers: { origin: server.url } });
+    const res = await hamlet.json("POST", "/users/me/status", { status_text: "here" }, { headers: { origin: site.server.url } });
     expect(res.status).toBe(200);
   });
 
@@ -143,7 +136,7 @@ describe("/json with a session", () => {
     const file = await hamlet.get(url);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("image/png");
-    const stranger = await new Browser(server.url).get(url);
+    const stranger = await new Browser(site.server.url).get(url);
     expect(stranger.status).toBe(403);
     const noToken = await hamlet.json("POST", "/user_uploads", {}, { csrf: false, files: [{ field: "file", filename: "x.txt", type: "text/plain", data: Buffer.from("x") }] });
     expect(noToken.status).toBe(403);
@@ -155,21 +148,21 @@ describe("/json with a session", () => {
     const res = await hamlet.json("POST", "/user_uploads", {}, { files: [{ field: "file", filename: "pink.png", type: "image/png", data: png }] });
     const pathId = (res.body.url as string).slice("/user_uploads/".length);
     await hamlet.json("POST", "/messages", { type: "stream", to: "Verona", topic: "thumbs", content: `[pink.png](${res.body.url})` });
-    await Promise.all(server.apps.map((app) => app.ctx.thumbnails.idle()));
+    await Promise.all(site.server.apps.map((app) => app.ctx.thumbnails.idle()));
     const thumb = await hamlet.get(`/user_uploads/thumbnail/${pathId}/840x560.webp`);
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get("content-type")).toMatch(/^image\//);
-    expect((await new Browser(server.url).get(`/user_uploads/thumbnail/${pathId}/840x560.webp`)).status).toBe(403);
+    expect((await new Browser(site.server.url).get(`/user_uploads/thumbnail/${pathId}/840x560.webp`)).status).toBe(403);
   });
 
   it("redirects /avatar/{user_id} to the avatar, for a signed-in browser", async () => {
-    const res = await hamlet.get(`/avatar/${server.users.othello.id}`);
+    const res = await hamlet.get(`/avatar/${site.server.users.othello.id}`);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/);
-    const medium = await hamlet.get(`/avatar/${server.users.othello.id}/medium`);
+    const medium = await hamlet.get(`/avatar/${site.server.users.othello.id}/medium`);
     expect(medium.headers.get("location")).toMatch(/\?d=identicon&s=500&version=1$/);
     expect((await hamlet.get("/avatar/999999")).status).toBe(404);
-    const anonymous = await new Browser(server.url).get(`/avatar/${server.users.othello.id}`);
+    const anonymous = await new Browser(site.server.url).get(`/avatar/${site.server.users.othello.id}`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual(NOT_LOGGED_IN);
   });

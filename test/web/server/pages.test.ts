@@ -2,29 +2,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, FAKE_APP_JS, FAKE_MANIFEST, fakeWebDir } from "../../harness/browser.js";
-import { startServer, type TestServer } from "../../harness/server.js";
+import { describe, expect, it } from "vitest";
+import { Browser, FAKE_APP_JS, FAKE_MANIFEST } from "../../harness/browser.js";
+import { startServer } from "../../harness/server.js";
+import { serveFakeWebApp } from "../../harness/web-server.js";
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-let server: TestServer;
-let web: ReturnType<typeof fakeWebDir>;
-beforeAll(async () => {
-  web = fakeWebDir();
-  server = await startServer({ webDir: web.dir });
-});
-afterAll(async () => {
-  await server.stop();
-  web.remove();
-});
+const site = serveFakeWebApp();
 
 describe("GET /", () => {
   it("is the app page for a signed-in browser: realm name, CSRF token, hashed files, not cached, CSP", async () => {
-    const browser = new Browser(server.url);
-    expect((await browser.login("hamlet@zulip.com", server.password)).status).toBe(302);
+    const browser = new Browser(site.server.url);
+    expect((await browser.login("hamlet@zulip.com", site.server.password)).status).toBe(302);
     const res = await browser.loadApp();
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -40,11 +32,11 @@ describe("GET /", () => {
   });
 
   it("escapes the organisation's name", async () => {
-    const owner = server.as("desdemona");
+    const owner = site.server.as("desdemona");
     expect((await owner.patch("/realm", { name: "<b>Tom & Jerry's</b>" })).status).toBe(200);
     try {
-      const browser = new Browser(server.url);
-      await browser.signIn("hamlet@zulip.com", server.password);
+      const browser = new Browser(site.server.url);
+      await browser.signIn("hamlet@zulip.com", site.server.password);
       expect((await browser.get("/")).text).toContain("<title>&lt;b&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;</title>");
     } finally {
       await owner.patch("/realm", { name: "Zulip Dev" });
@@ -52,35 +44,35 @@ describe("GET /", () => {
   });
 
   it("sends a browser without a session to the login page", async () => {
-    const res = await new Browser(server.url).get("/");
+    const res = await new Browser(site.server.url).get("/");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/login/");
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
   it("keeps the same CSRF token for the session's life", async () => {
-    const browser = new Browser(server.url);
-    await browser.signIn("hamlet@zulip.com", server.password);
+    const browser = new Browser(site.server.url);
+    await browser.signIn("hamlet@zulip.com", site.server.password);
     const first = browser.csrfToken;
     await browser.loadApp();
     expect(browser.csrfToken).toBe(first);
-    const other = new Browser(server.url);
-    await other.signIn("hamlet@zulip.com", server.password);
+    const other = new Browser(site.server.url);
+    await other.signIn("hamlet@zulip.com", site.server.password);
     expect(other.csrfToken).not.toBe(first);
   });
 
   it("extends a session the browser comes back to after a day, and ends one left for two weeks", async () => {
-    const browser = new Browser(server.url);
-    await browser.signIn("cordelia@zulip.com", server.password);
-    server.clock.advance(2 * 86_400);
+    const browser = new Browser(site.server.url);
+    await browser.signIn("cordelia@zulip.com", site.server.password);
+    site.server.clock.advance(2 * 86_400);
     const res = await browser.get("/");
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()[0]).toMatch(/; Max-Age=1209600$/);
-    server.clock.advance(13 * 86_400);
+    site.server.clock.advance(13 * 86_400);
     expect((await browser.json("GET", "/users/me")).status).toBe(200);
-    const idle = new Browser(server.url);
-    await idle.signIn("cordelia@zulip.com", server.password);
-    server.clock.advance(14 * 86_400);
+    const idle = new Browser(site.server.url);
+    await idle.signIn("cordelia@zulip.com", site.server.password);
+    site.server.clock.advance(14 * 86_400);
     expect((await idle.json("GET", "/users/me")).status).toBe(401);
     expect((await idle.get("/")).headers.get("location")).toBe("/login/");
   });
@@ -99,8 +91,8 @@ describe("GET /", () => {
       expect(login.status).toBe(200);
       expect(login.text).not.toContain("<link rel=\"stylesheet\"");
       expect((await new Browser(bare.url).get("/favicon.ico")).status).toBe(404);
-      // Built while the server runs: picked up without a restart.
-      fs.cpSync(web.dir, empty, { recursive: true });
+      // Built while the site.server runs: picked up without a restart.
+      fs.cpSync(site.webDir, empty, { recursive: true });
       const browser = new Browser(bare.url);
       await browser.signIn("hamlet@zulip.com", bare.password);
       expect((await browser.get("/")).status).toBe(200);
@@ -115,7 +107,7 @@ describe("GET /static/…", () => {
   const script = `/static/${FAKE_MANIFEST["app.js"]}`;
 
   it("serves Brotli first, then gzip, by Accept-Encoding, cached for a year as immutable", async () => {
-    const br = await fetch(server.url + script, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    const br = await fetch(site.server.url + script, { headers: { "accept-encoding": "gzip, deflate, br" } });
     expect(br.status).toBe(200);
     expect(br.headers.get("content-encoding")).toBe("br");
     expect(br.headers.get("cache-control")).toBe(IMMUTABLE);
@@ -147,13 +139,13 @@ describe("GET /static/…", () => {
 
   it("answers 404 for unknown files, folders and paths that leave the folder", async () => {
     for (const url of ["/static/nothing.js", "/static/", "/static/../package.json", "/static/%2e%2e/package.json", "/static/.hidden", "/static/a//b.js"]) {
-      const res = await new Browser(server.url).get(url);
+      const res = await new Browser(site.server.url).get(url);
       expect(res.status, url).toBe(404);
     }
   });
 
   it("answers HEAD with the headers alone", async () => {
-    const res = await fetch(server.url + script, { method: "HEAD", headers: { "accept-encoding": "br" } });
+    const res = await fetch(site.server.url + script, { method: "HEAD", headers: { "accept-encoding": "br" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-encoding")).toBe("br");
     expect(res.headers.get("cache-control")).toBe(IMMUTABLE);
@@ -162,10 +154,10 @@ describe("GET /static/…", () => {
 
 describe("the other browser addresses", () => {
   it("/favicon.ico leads to the built favicon", async () => {
-    const res = await new Browser(server.url).get("/favicon.ico");
+    const res = await new Browser(site.server.url).get("/favicon.ico");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/static/${FAKE_MANIFEST["favicon.svg"]}`);
-    const icon = await new Browser(server.url).get(`/static/${FAKE_MANIFEST["favicon.svg"]}`);
+    const icon = await new Browser(site.server.url).get(`/static/${FAKE_MANIFEST["favicon.svg"]}`);
     expect(icon.headers.get("content-type")).toBe("image/svg+xml");
   });
 
@@ -178,22 +170,22 @@ describe("the other browser addresses", () => {
       ["/help/format-your-message-using-markdown?x=1", "https://zulip.com/help/format-your-message-using-markdown?x=1"],
     ];
     for (const [url, location] of cases) {
-      const res = await new Browser(server.url).get(url);
+      const res = await new Browser(site.server.url).get(url);
       expect(res.status, url).toBe(302);
       expect(res.headers.get("location"), url).toBe(location);
     }
   });
 
   it("puts the CSP on the other HTML pages (signup, file errors)", async () => {
-    const join = await new Browser(server.url).get("/join/nonexistent/");
+    const join = await new Browser(site.server.url).get("/join/nonexistent/");
     expect(join.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(join.headers.get("content-security-policy")).toBe(CSP);
-    const missing = await new Browser(server.url).get("/user_uploads/1/aa/nothing.png");
+    const missing = await new Browser(site.server.url).get("/user_uploads/1/aa/nothing.png");
     expect(missing.headers.get("content-security-policy")).toBe(CSP);
   });
 
   it("leaves API answers without a CSP", async () => {
-    const res = await server.as("hamlet").get("/users/me");
+    const res = await site.server.as("hamlet").get("/users/me");
     expect(res.headers.get("content-security-policy")).toBeNull();
   });
 });
@@ -202,7 +194,7 @@ describe("the other browser addresses", () => {
 async function rawGet(url: string, acceptEncoding: string | undefined): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const http = await import("node:http");
   return new Promise((resolve, reject) => {
-    const request = http.get(server.url + url, { headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding } }, (response) => {
+    const request = http.get(site.server.url + url, { headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding } }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));

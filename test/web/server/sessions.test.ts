@@ -1,27 +1,19 @@
 import fs from "node:fs";
 import pino from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.js";
 import { error, success } from "../../harness/client.js";
-import { Browser, fakeWebDir } from "../../harness/browser.js";
-import { startServer, type TestServer } from "../../harness/server.js";
+import { Browser } from "../../harness/browser.js";
+import { startServer } from "../../harness/server.js";
+import { serveFakeWebApp } from "../../harness/web-server.js";
 import { singleProcess } from "../../harness/single-process.js";
 
 const NOT_LOGGED_IN = error("Not logged in: API authentication or user session required", "UNAUTHORIZED");
 
-let server: TestServer;
-let web: ReturnType<typeof fakeWebDir>;
-beforeAll(async () => {
-  web = fakeWebDir();
-  server = await startServer({ webDir: web.dir });
-});
-afterAll(async () => {
-  await server.stop();
-  web.remove();
-});
+const site = serveFakeWebApp();
 
-async function signedIn(email: string, password = server.password): Promise<Browser> {
-  const browser = new Browser(server.url);
+async function signedIn(email: string, password = site.server.password): Promise<Browser> {
+  const browser = new Browser(site.server.url);
   await browser.signIn(email, password);
   return browser;
 }
@@ -34,7 +26,7 @@ describe("the event queue through /json", () => {
     expect(reg.body.queue_id).toEqual(expect.any(String));
     const poll = hamlet.json("GET", "/events", { queue_id: reg.body.queue_id, last_event_id: -1 });
     await new Promise((r) => setTimeout(r, 50));
-    await server.as("cordelia").post("/typing", { op: "start", to: [server.users.hamlet.id] });
+    await site.server.as("cordelia").post("/typing", { op: "start", to: [site.server.users.hamlet.id] });
     const res = await poll;
     expect(res.status).toBe(200);
     expect(res.body.events).toMatchObject([{ type: "typing", op: "start", id: 0 }]);
@@ -55,7 +47,7 @@ describe("sessions end", () => {
     const changer = await signedIn("othello@zulip.com");
     const other = await signedIn("othello@zulip.com");
     const bystander = await signedIn("hamlet@zulip.com");
-    const res = await changer.json("PATCH", "/settings", { old_password: server.password, new_password: "a-new-password-456" });
+    const res = await changer.json("PATCH", "/settings", { old_password: site.server.password, new_password: "a-new-password-456" });
     expect(res.status).toBe(200);
     try {
       expect((await changer.json("GET", "/users/me")).status).toBe(200);
@@ -63,11 +55,11 @@ describe("sessions end", () => {
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual(NOT_LOGGED_IN);
       expect((await bystander.json("GET", "/users/me")).status).toBe(200);
-      expect((await server.as("othello").get("/users/me")).status).toBe(200);
-      expect((await new Browser(server.url).login("othello@zulip.com", server.password)).status).toBe(200);
-      expect((await new Browser(server.url).login("othello@zulip.com", "a-new-password-456")).status).toBe(302);
+      expect((await site.server.as("othello").get("/users/me")).status).toBe(200);
+      expect((await new Browser(site.server.url).login("othello@zulip.com", site.server.password)).status).toBe(200);
+      expect((await new Browser(site.server.url).login("othello@zulip.com", "a-new-password-456")).status).toBe(302);
     } finally {
-      await server.as("othello").patch("/settings", { old_password: "a-new-password-456", new_password: server.password });
+      await site.server.as("othello").patch("/settings", { old_password: "a-new-password-456", new_password: site.server.password });
     }
   });
 
@@ -86,21 +78,21 @@ describe("sessions end", () => {
 
   it("on a password change through the API: every session", async () => {
     const browser = await signedIn("cordelia@zulip.com");
-    await server.as("cordelia").patch("/settings", { old_password: server.password, new_password: "another-password-789" });
+    await site.server.as("cordelia").patch("/settings", { old_password: site.server.password, new_password: "another-password-789" });
     try {
       expect((await browser.json("GET", "/users/me")).status).toBe(401);
     } finally {
-      await server.as("cordelia").patch("/settings", { old_password: "another-password-789", new_password: server.password });
+      await site.server.as("cordelia").patch("/settings", { old_password: "another-password-789", new_password: site.server.password });
     }
   });
 
   it("on deactivation: the next /json call is a 401, the page goes to login, and a waiting long-poll ends", async () => {
-    const target = server.users.shiva;
+    const target = site.server.users.shiva;
     const browser = await signedIn(target.delivery_email);
     const reg = await browser.json("POST", "/register", { event_types: ["message"] });
     const poll = browser.json("GET", "/events", { queue_id: reg.body.queue_id, last_event_id: -1 });
     await new Promise((r) => setTimeout(r, 50));
-    expect((await server.as("iago").delete(`/users/${target.id}`)).status).toBe(200);
+    expect((await site.server.as("iago").delete(`/users/${target.id}`)).status).toBe(200);
     try {
       const ended = await poll;
       expect(ended.status).toBe(400);
@@ -111,27 +103,27 @@ describe("sessions end", () => {
       expect((await browser.json("POST", "/register", {})).status).toBe(401);
       expect((await browser.get("/")).headers.get("location")).toBe("/login/");
     } finally {
-      await server.as("iago").post(`/users/${target.id}/reactivate`);
+      await site.server.as("iago").post(`/users/${target.id}/reactivate`);
     }
     // Reactivation does not bring the old session back.
     expect((await browser.json("GET", "/users/me")).status).toBe(401);
   });
 
   it("on deactivating one's own account", async () => {
-    const target = server.users.polonius;
+    const target = site.server.users.polonius;
     const browser = await signedIn(target.delivery_email);
     expect((await browser.json("DELETE", "/users/me")).status).toBe(200);
     try {
       expect((await browser.json("GET", "/users/me")).body).toEqual(NOT_LOGGED_IN);
     } finally {
-      await server.as("iago").post(`/users/${target.id}/reactivate`);
+      await site.server.as("iago").post(`/users/${target.id}/reactivate`);
     }
   });
 
   it("when the organisation is deactivated: 401 with Zulip's message", async () => {
     const browser = await signedIn("iago@zulip.com");
-    await server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ deactivated: 1 }).execute());
-    server.app.ctx.realms.forgetAll();
+    await site.server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ deactivated: 1 }).execute());
+    site.server.app.ctx.realms.forgetAll();
     try {
       const res = await browser.json("GET", "/users/me");
       expect(res.status).toBe(401);
@@ -139,8 +131,8 @@ describe("sessions end", () => {
       expect(res.headers.get("www-authenticate")).toBe('Session realm="zulip"');
       expect((await browser.get("/")).headers.get("location")).toBe("/login/");
     } finally {
-      await server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ deactivated: 0 }).execute());
-      server.app.ctx.realms.forgetAll();
+      await site.server.app.ctx.store.write((tx) => tx.updateTable("realm").set({ deactivated: 0 }).execute());
+      site.server.app.ctx.realms.forgetAll();
     }
   });
 });
@@ -152,7 +144,7 @@ describe("a session across a restart", () => {
   });
 
   singleProcess("restarting the test server's one process (test/cluster restarts cluster members)")("survives it: the same cookie and CSRF token work on the new process", async () => {
-    const own = await startServer({ webDir: web.dir });
+    const own = await startServer({ webDir: site.webDir });
     const browser = new Browser(own.url);
     await browser.signIn("hamlet@zulip.com", own.password);
     await own.app.close();

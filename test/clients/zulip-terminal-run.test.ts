@@ -1,0 +1,134 @@
+/**
+ * The real zulip-terminal, unpatched, against a real Rookery: started in tmux with a zuliprc for
+ * hamlet, it must show every message of the organisation, among them the HTML issue 21 changed
+ * (external image previews, a linkifier link, a Python 2 code block, Notification Bot's notices),
+ * take a new one from its event queue, and log no traceback. Needs the zulip-terminal and
+ * python-zulip-api checkouts (see real-clients.ts), a Python 3 with the terminal's modules, and tmux.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../harness/server.js";
+import { startOtherSite, type OtherSite } from "../api/image-proxy-helpers.js";
+import { sendStream } from "../api/messages-fixtures.js";
+import { sendRenderedKinds, SHOWN } from "./issue-messages.js";
+import { populate } from "./populate.js";
+import { checkout, clientsDir, hasProgram, pythonWith } from "./real-clients.js";
+
+const terminal = checkout("zulip-terminal");
+const api = checkout("python-zulip-api");
+const pythonPath = terminal && api ? [terminal, path.join(api, "zulip")] : [];
+const python = terminal && api ? pythonWith(["urwid", "urwid_readline", "bs4", "lxml", "pygments", "tzlocal", "dateutil", "pytz", "requests", "zulipterminal.cli.run"], pythonPath) : undefined;
+const runnable = python !== undefined && hasProgram("tmux");
+if (!runnable) console.log(`zulip-terminal run skipped: needs zulip-terminal and python-zulip-api in ${clientsDir}, a Python 3 with their modules, and tmux`);
+
+/** The terminal's size: tall enough for every message at once. */
+const COLUMNS = 180;
+const ROWS = 70;
+
+let server: TestServer;
+let site: OtherSite;
+let home: string;
+let rialto: number;
+const socket = `rookery-zt-${process.pid}`;
+
+function tmux(...args: string[]): string {
+  const run = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", timeout: 10_000 });
+  if (run.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The screen as text, or with its colours (SGR sequences) kept. */
+/** An SGR foreground colour of the 256-colour palette: ESC [ 38;5;N m. */
+const FOREGROUND = new RegExp(`${String.fromCharCode(27)}\\[38;5;(\\d+)m`, "g");
+
+const screen = (colours = false): string => tmux("capture-pane", "-p", ...(colours ? ["-e"] : []), "-t", "zt");
+
+/** Waits until every text is on the screen (or fails with the screen). */
+async function waitFor(texts: string[], seconds = 40): Promise<string> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const shown = screen();
+    if (texts.every((t) => shown.includes(t))) return shown;
+    if (Date.now() > deadline) throw new Error(`not shown: ${texts.filter((t) => !shown.includes(t)).join(" | ")}\n${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The message lines of the screen's message list (between the side panels), trimmed. */
+function messageLines(shown: string): string[] {
+  return shown.split("\n").map((line) => line.split("│")[1]?.trim() ?? "");
+}
+
+describe.skipIf(!runnable)("zulip-terminal against Rookery", () => {
+  beforeAll(async () => {
+    site = await startOtherSite();
+    server = await startServer({ imageProxy: { allowPrivate: true, maxMib: 5, timeoutS: 5, cacheMib: 50 } });
+    await populate(server);
+    const verona = (await server.as("hamlet").get("/get_stream_id", { stream: "Verona" })).body.stream_id as number;
+    await sendRenderedKinds(server, site, verona);
+    rialto = (await server.as("hamlet").get("/get_stream_id", { stream: "Rialto" })).body.stream_id as number;
+    home = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-zt-"));
+    const { hamlet } = server.users;
+    const zuliprc = path.join(home, "zuliprc");
+    fs.writeFileSync(zuliprc, `[api]\nemail=${hamlet.delivery_email}\nkey=${hamlet.api_key}\nsite=${server.url}\n`, { mode: 0o600 });
+    const env = `HOME=${home} PYTHONPATH=${pythonPath.join(":")} TERM=xterm-256color`;
+    // The terminal writes zulip-terminal-tracebacks.log into its working folder on any error.
+    tmux("new-session", "-d", "-s", "zt", "-x", String(COLUMNS), "-y", String(ROWS), `cd ${home} && env ${env} ${python} -m zulipterminal.cli.run -c ${zuliprc}; echo "exited $?"; sleep 600`);
+  }, 60_000);
+  afterAll(async () => {
+    if (home) spawnSync("tmux", ["-L", socket, "kill-server"]);
+    await server?.stop();
+    await site?.close();
+  });
+
+  it("starts and shows the organisation's ten messages, the new HTML among them, as the terminal renders it", async () => {
+    const shown = await waitFor(Object.values(SHOWN));
+    const lines = messageLines(shown);
+    const photo = `${site.origin}/img/photo.png`;
+    const other = `${site.origin}/img/other.png`;
+    const contents = lines.filter((l) => l.startsWith("▒ ")).map((l) => l.slice(2));
+    expect(contents.filter((l) => l !== "")).toEqual([
+      "hello @King Hamlet",
+      "a plan",
+      "psst",
+      "all of us",
+      // The preview itself is left out by the terminal ("duplicate of other content"); the link stays.
+      "look at this photo.png [1]",
+      "the other picture [1]",
+      "see ticket #4321 [1] please",
+      'name = u"Verona"',
+      SHOWN.python2,
+      "Iago created a new channel #Rialto [1].",
+      "Public channel created by Iago. Description:",
+      "░ Merchants only",
+    ]);
+    expect(lines.filter((l) => /^\d+: /.test(l))).toEqual([`1: ${photo}`, `1: ${other}`, "1: https://trac.example.com/ticket/4321", `1: ${server.url}/#narrow/channel/${rialto}-Rialto`]);
+    expect(lines.filter((l) => l.startsWith("♟ Notification Bot")).length).toBe(2);
+  }, 60_000);
+
+  it("colours the Python 2 block by its highlighting classes: the keyword, the string and the format specifier differ", () => {
+    const line = screen(true).split("\n").find((l) => l.includes("hello from")) ?? "";
+    const colourBefore = (text: string): string => {
+      const at = line.indexOf(text);
+      const sgr = [...line.slice(0, at).matchAll(FOREGROUND)].at(-1);
+      return sgr?.[1] ?? "none";
+    };
+    const colours = [colourBefore("print"), colourBefore("'hello from "), colourBefore("%s'")];
+    expect(new Set(colours).size, JSON.stringify(colours)).toBe(3);
+  });
+
+  it("shows a message that arrives through its event queue, preview and linkifier link included", async () => {
+    const photo = `${site.origin}/img/photo.png`;
+    await sendStream(server, "othello", "Verona", "live", `just now ${photo} and #77`);
+    const lines = messageLines(await waitFor(["just now photo.png [1] and #77 [2]"]));
+    expect(lines.filter((l) => /^\d+: /.test(l)).slice(-2)).toEqual([`1: ${photo}`, "2: https://trac.example.com/ticket/77"]);
+  }, 60_000);
+
+  it("is still running, and logged no traceback", () => {
+    expect(screen()).not.toContain("exited");
+    expect(fs.existsSync(path.join(home, "zulip-terminal-tracebacks.log"))).toBe(false);
+  });
+});
