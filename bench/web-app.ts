@@ -110,8 +110,8 @@ function printProfile(profile: Profile): void {
 
 type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tid: number; args?: { data?: { url?: string } } };
 
-/** Main-thread time by trace event (ROOKERY_BENCH_TRACE=1): what the browser did until the list was painted. */
-function printTrace(trace: Buffer): void {
+/** Main-thread time by trace event (ROOKERY_BENCH_TRACE=1): the tasks, forced layouts, and what the longest tasks did. */
+function printTrace(trace: Buffer, options: { timeline: boolean; longest: number } = { timeline: true, longest: 1 }): void {
   const events = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const main = events.find((e) => e.name === "thread_name" && (e.args as { name?: string } | undefined)?.name === "CrRendererMain");
   const byName = new Map<string, number>();
@@ -127,9 +127,9 @@ function printTrace(trace: Buffer): void {
       timeline.push(`[layout ${(e.dur / 1000).toFixed(0)} ms, ${begin?.dirtyObjects}/${begin?.totalObjects} objects${stack ? `, forced by ${stack}` : ""}]`);
     }
   }
-  console.log(`  tasks over 8 ms (start+ms): ${timeline.join(" ")}`);
-  const longest = events.filter((e) => e.tid === main?.tid && e.name === "RunTask").reduce<TraceEvent | null>((a, e) => ((e.dur ?? 0) > (a?.dur ?? 0) ? e : a), null);
-  if (longest) {
+  if (options.timeline) console.log(`  tasks over 8 ms (start+ms): ${timeline.join(" ")}`);
+  const tasks = events.filter((e) => e.tid === main?.tid && e.name === "RunTask").sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
+  for (const longest of tasks.slice(0, options.longest)) {
     const inside = new Map<string, number>();
     for (const e of events) if (e.tid === main?.tid && e.ph === "X" && e !== longest && e.ts >= longest.ts && e.ts < longest.ts + (longest.dur ?? 0)) inside.set(e.name, (inside.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
     console.log(`  inside the longest task (${((longest.dur ?? 0) / 1000).toFixed(0)} ms): ${[...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(", ")}`);
@@ -241,6 +241,7 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
   await page.evaluate((h) => (location.hash = h), `#narrow/channel/${streamId}-bench`);
   await page.locator(".feed .message").first().waitFor();
   const profiler = process.env.ROOKERY_BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (process.env.ROOKERY_BENCH_TRACE) await page.context().browser()?.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
   if (profiler) {
     await profiler.send("Profiler.enable");
     await profiler.send("Profiler.start");
@@ -275,6 +276,8 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
   }, MESSAGES);
   if (profiler) printProfile(((await profiler.send("Profiler.stop")) as { profile: Profile }).profile);
+  const browser = page.context().browser();
+  if (process.env.ROOKERY_BENCH_TRACE && browser) printTrace(await browser.stopTracing(), { timeline: false, longest: 5 });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
