@@ -94,11 +94,14 @@ export interface DayMessage {
 }
 
 /** The fields the import reads; the rest of an exported message (blocks, profiles…) is let go at once. */
-const MESSAGE_FIELDS = ["ts", "user", "text", "subtype", "thread_ts", "parent_user_id", "root", "edited", "reactions", "files", "file", "comment", "bot_id", "username"];
+const MESSAGE_FIELDS = ["ts", "user", "text", "subtype", "thread_ts", "parent_user_id", "root", "edited", "reactions", "files", "file", "comment", "bot_id", "username", "attachments"];
 
 function slim(message: SlackObject): SlackObject {
   const out: SlackObject = {};
   for (const key of MESSAGE_FIELDS) if (message[key] !== undefined) out[key] = message[key];
+  // Every message a person writes has a rich_text block repeating its text: only other blocks are kept.
+  const blocks = list(message, "blocks").filter((b) => !isObject(b) || b["type"] !== "rich_text");
+  if (blocks.length > 0) out["blocks"] = blocks;
   return out;
 }
 

@@ -4,22 +4,17 @@ import type { AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { Outbox } from "../events/outbox.js";
 import { insertRealm } from "../db/queries/realms.js";
-import { insertUser, updateUser, userById, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import { addDefaultStream, insertStream } from "../db/queries/streams.js";
 import { insertSubscriptions } from "../db/queries/subscriptions.js";
 import { recipientId, RecipientType } from "../db/queries/messages.js";
 import { insertAttachment } from "../db/queries/attachments.js";
 import { MessageBatch } from "./slack-batch.js";
 import { administratorsGroupId } from "../db/queries/streams.js";
-import { addNewUserToSystemGroups, createSystemGroups } from "../actions/user-groups.js";
+import { createSystemGroups } from "../actions/user-groups.js";
 import { createNotificationBot, createWelcomeBot } from "../actions/notification-bot.js";
 import { defaultReadReceipts } from "../actions/realms.js";
-import { emailHost } from "../actions/users.js";
-import { initialSettingsFor } from "../lib/users/settings.js";
-import { dummyEmail, EmailVisibility } from "../lib/users/users.js";
-import { randomToken } from "../base/secrets.js";
 import { REALM_DEFAULTS } from "../lib/realm/props.js";
-import { Role } from "../lib/users/roles.js";
 import { Flag } from "../lib/messages/flags.js";
 import { dmKey } from "../lib/messages/narrow.js";
 import { pickColors, renderDescription } from "../lib/channels/streams.js";
@@ -31,6 +26,9 @@ import { ImportError, SlackZip } from "./slack-zip.js";
 import { child, dayMessages, flag, list, readWorkspace, senderOf, strings, text, type SlackObject, type SlackWorkspace } from "./slack-export.js";
 import { convertMrkdwn, mapSlackEmoji } from "./slack-mrkdwn.js";
 import { ImportProgress } from "./slack-progress.js";
+import { ThreadTopics } from "./slack-topics.js";
+import { blocksAndAttachments } from "./slack-blocks.js";
+import { importUsers } from "./slack-users.js";
 
 /** What `rookery import-slack` did. */
 export interface SlackImportResult {
@@ -55,9 +53,6 @@ export interface SlackImportOptions {
   progress?: (line: string) => void;
 }
 
-/** Topic of unthreaded channel messages (Zulip's converter). */
-export const UNTHREADED_TOPIC = "imported from Slack";
-const MAX_TOPIC_LENGTH = 60;
 /** Messages between two collections of the heap. */
 const COLLECT_EVERY = 20_000;
 
@@ -139,16 +134,13 @@ interface Conversation {
 class SlackImport {
   private readonly outbox = new Outbox();
   private realmId = 0;
-  private readonly users = new Map<string, UserRow>();
-  private readonly slackNames = new Map<string, string>();
+  private users = new Map<string, UserRow>();
+  private slackNames = new Map<string, string>();
   private readonly channelsBySlackId = new Map<string, ImportedChannel>();
   private readonly conversations = new Map<string, Conversation>();
-  private readonly threadTopics = new Map<string, string>();
-  private readonly topicCounts = new Map<string, number>();
-  private readonly threadParents = new Map<string, string>();
+  private readonly topics = new ThreadTopics();
   private readonly result: SlackImportResult;
   private render!: RenderContext;
-  private initial: { settings: string; emailAddressVisibility: number } | undefined;
   private readonly batch: MessageBatch;
 
   constructor(
@@ -176,94 +168,16 @@ class SlackImport {
     });
     this.result.realm_id = this.realmId;
     await createSystemGroups(this.tx, this.realmId, now);
-    await this.importUsers();
+    const users = await importUsers(this.ctx, this.tx, this.outbox, this.realmId, this.workspace.users, this.scan.integrationBots);
+    this.users = users.bySlackId;
+    this.slackNames = users.names;
+    Object.assign(this.result, { users: users.users, deactivated_users: users.deactivated, bots: users.bots });
     await createNotificationBot(this.tx, this.realmId, now);
     await createWelcomeBot(this.tx, this.realmId, now);
     await this.importChannels();
     this.render = this.renderContext();
     await this.importMessages();
     return this.result;
-  }
-
-  // Users ------------------------------------------------------------------------------------
-
-  /** Accounts without passwords (claimed by password reset), the primary owner first, as Zulip numbers them. */
-  private async importUsers(): Promise<void> {
-    const slackUsers = [...this.workspace.users].sort((a, b) => Number(flag(b, "is_primary_owner")) - Number(flag(a, "is_primary_owner")));
-    for (const [botId, name] of this.scan.integrationBots) {
-      slackUsers.push({ id: botId, name, real_name: name, deleted: false, is_bot: true, profile: { bot_id: botId, real_name_normalized: name } });
-    }
-    const byEmail = new Map<string, UserRow>();
-    const botEmails = new Map<string, number>();
-    for (const slackUser of slackUsers) {
-      const slackId = text(slackUser, "id") ?? "";
-      const fullName = fullNameOf(slackUser);
-      this.slackNames.set(slackId, fullName);
-      const email = this.emailOf(slackUser, fullName, botEmails);
-      const merged = byEmail.get(email.toLowerCase());
-      if (merged) {
-        this.users.set(slackId, merged);
-        continue;
-      }
-      const isBot = flag(slackUser, "is_bot") || fullName.toLowerCase() === "slackbot";
-      const role = flag(slackUser, "is_restricted") || flag(slackUser, "is_ultra_restricted") ? Role.GUEST : flag(slackUser, "is_owner") || flag(slackUser, "is_primary_owner") ? Role.OWNER : flag(slackUser, "is_admin") ? Role.ADMINISTRATOR : Role.MEMBER;
-      const active = !flag(slackUser, "deleted");
-      const tz = text(slackUser, "tz");
-      const row = await this.createAccount(email, fullName, role, isBot, active, tz !== undefined && tz.includes("/") ? tz : "America/New_York");
-      byEmail.set(email.toLowerCase(), row);
-      this.users.set(slackId, row);
-      this.result.users++;
-      if (!active) this.result.deactivated_users++;
-      if (isBot) this.result.bots++;
-    }
-  }
-
-  /**
-   * An account as doCreateUser makes one (the realm's defaults for new users, its system groups),
-   * without its realm_user events, which nobody is there to receive: announcing each new account to
-   * every earlier one costs time in the square of the users' number. Bots are generic bots.
-   */
-  private async createAccount(email: string, fullName: string, role: number, isBot: boolean, active: boolean, timezone: string): Promise<UserRow> {
-    this.initial ??= await initialSettingsFor(this.tx, this.realmId);
-    const id = await insertUser(this.tx, {
-      realm_id: this.realmId,
-      email,
-      delivery_email: email,
-      full_name: fullName,
-      password_hash: null,
-      api_key: randomToken(32),
-      role,
-      is_active: active ? 1 : 0,
-      is_bot: isBot ? 1 : 0,
-      bot_type: isBot ? 1 : null,
-      bot_owner_id: null,
-      is_billing_admin: 0,
-      date_joined: this.ctx.clock.now(),
-      timezone,
-      avatar_source: "G",
-      avatar_version: 1,
-      email_address_visibility: this.initial.emailAddressVisibility,
-      settings: this.initial.settings,
-    });
-    if (this.initial.emailAddressVisibility !== EmailVisibility.EVERYONE) await updateUser(this.tx, id, { email: dummyEmail(id, emailHost(this.ctx)) });
-    const user = await userById(this.tx, id);
-    if (!user) throw new Error("created user vanished");
-    await addNewUserToSystemGroups(this.ctx, this.tx, this.outbox, user);
-    return user;
-  }
-
-  /** Zulip's addresses: the profile's email; for a bot `<name>-bot@<host>`, numbered when taken. */
-  private emailOf(slackUser: SlackObject, fullName: string, botEmails: Map<string, number>): string {
-    const profile = child(slackUser, "profile");
-    const email = text(profile, "email");
-    if (email !== undefined && email !== "") return email;
-    const host = emailHost(this.ctx);
-    const botName = text(profile, "real_name_normalized") ?? text(profile, "first_name") ?? (fullName.toLowerCase() === "slackbot" ? "imported-slackbot" : undefined);
-    if (botName === undefined) throw new ImportError(`users.json: user ${text(slackUser, "id") ?? "?"} has no email address and is not a bot; nothing was imported`);
-    const local = botName === "imported-slackbot" ? "imported-slackbot-bot" : botName.replace(/Bot/g, "").replace(/ /g, "").toLowerCase() + "-bot";
-    const seen = botEmails.get(local) ?? 0;
-    botEmails.set(local, seen + 1);
-    return seen === 0 ? `${local}@${host}` : `${local}-${seen + 1}@${host}`;
   }
 
   /** The user of a Slack id, or an ImportError naming the file that refers to a user the export lacks. */
@@ -379,7 +293,9 @@ class SlackImport {
   private async importMessage(where: string, conversation: Conversation, message: SlackObject, ts: number): Promise<number> {
     const senderSlackId = senderOf(message) ?? "";
     const sender = this.user(senderSlackId, where);
-    const converted = convertMrkdwn(text(message, "text") ?? "", {
+    // An app's blocks and attachments, when it has any, replace its text (Zulip's converter).
+    const formatted = blocksAndAttachments(message);
+    const converted = convertMrkdwn(formatted !== "" ? formatted : (text(message, "text") ?? ""), {
       userName: (id) => this.slackNames.get(id),
       channelName: (id) => this.channelsBySlackId.get(id)?.name,
     });
@@ -390,7 +306,7 @@ class SlackImport {
     content = [content, ...files.links].filter((part) => part !== "").join("\n");
 
     const isDirect = conversation.kind === "direct";
-    const topic = isDirect ? "" : this.topicOf(message, senderSlackId, content);
+    const topic = isDirect ? "" : this.topics.topicOf(message, senderSlackId, content);
     const userIds = isDirect ? conversation.userIds : (conversation.channel?.members ?? []);
     const key = isDirect ? dmKey(userIds) : "";
     const others = userIds.filter((id) => id !== sender.id);
@@ -431,35 +347,6 @@ class SlackImport {
     this.result.messages++;
     if (isDirect) this.result.direct_messages++;
     return id;
-  }
-
-  /**
-   * Zulip's converter: unthreaded messages go to one topic; each thread (keyed by its first
-   * message's time and sender) gets "YYYY-MM-DD <start of its first message>", cut at 60
-   * characters with "…", and " (2)", " (3)"… when that name is taken.
-   */
-  private topicOf(message: SlackObject, sender: string, content: string): string {
-    const threadTs = text(message, "thread_ts");
-    if (threadTs === undefined) return UNTHREADED_TOPIC;
-    const ts = text(message, "ts");
-    let parent: string | undefined;
-    if (text(message, "subtype") === "thread_broadcast") parent = text(child(message, "root"), "user") ?? text(child(message, "root"), "bot_id");
-    else if (threadTs === ts) {
-      parent = sender;
-      this.threadParents.set(threadTs, sender);
-    } else parent = text(message, "parent_user_id") ?? this.threadParents.get(threadTs);
-    const threadKey = `${threadTs}-${parent ?? ""}`;
-    const known = this.threadTopics.get(threadKey);
-    if (known !== undefined) return known;
-    const date = new Date(Number(threadTs) * 1000).toISOString().slice(0, 10);
-    const base = `${date} ${content}`.trim();
-    const cut = truncate(base, MAX_TOPIC_LENGTH);
-    const collisions = this.topicCounts.get(cut) ?? 0;
-    this.topicCounts.set(cut, collisions + 1);
-    const suffix = collisions > 0 ? ` (${collisions + 1})` : "";
-    const topic = truncate(base, MAX_TOPIC_LENGTH - suffix.length) + suffix;
-    this.threadTopics.set(threadKey, topic);
-    return topic;
   }
 
   /**
@@ -534,16 +421,3 @@ class SlackImport {
   }
 }
 
-/** Zulip's get_user_full_name: a live user's real name (else handle); a deleted user's handle. */
-function fullNameOf(user: SlackObject): string {
-  const name = text(user, "name") ?? text(user, "id") ?? "";
-  if (user["deleted"] === false) return text(user, "real_name") || name;
-  return name;
-}
-
-/** Cuts text to `max` characters (code points), ending with "…" when cut. */
-function truncate(value: string, max: number): string {
-  const chars = [...value];
-  if (chars.length <= max) return value;
-  return chars.slice(0, max - 1).join("") + "…";
-}

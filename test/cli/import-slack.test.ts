@@ -4,6 +4,7 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
+import { lockDataDir } from "../../src/data-lock.js";
 import { buildCommand } from "../harness/build.js";
 import { runRookery } from "../harness/cli.js";
 import { Client } from "../harness/client.js";
@@ -57,6 +58,7 @@ function exportEntries(overrides: Record<string, unknown> = {}): [string, unknow
     "integration_logs.json": [],
     "general/2024-03-01.json": [
       message("1709290800.000100", "U001", "Hello *team*, see <#C101|random> and _welcome_ ~old~ &lt;3 `*not bold*`", {
+        blocks: [{ type: "rich_text", block_id: "b1", elements: [{ type: "rich_text_section", elements: [{ type: "text", text: "Hello " }] }] }],
         reactions: [
           { name: "+1", users: ["U002", "U003"], count: 2 },
           { name: "clap::skin-tone-2", users: ["U002"], count: 1 },
@@ -68,7 +70,12 @@ function exportEntries(overrides: Record<string, unknown> = {}): [string, unknow
       message("1709291000.000300", "U003", "Yes, <https://example.com/ci|CI> is green", { thread_ts: "1709290900.000200", parent_user_id: "U002", edited: { user: "U003", ts: "1709291060.000000" } }),
       message("1709291050.000000", "U004", "<@U004> has joined the channel", { subtype: "channel_join" }),
       message("1709291100.000400", "U004", "bye all"),
-      message("1709291150.000000", "B006", "Deployed v1.2", { subtype: "bot_message", bot_id: "B1", username: "Deploy Bot" }),
+      message("1709291150.000000", "B006", "", {
+        subtype: "bot_message",
+        bot_id: "B1",
+        username: "Deploy Bot",
+        attachments: [{ id: 1, fallback: "Build 42 passed", title: "Build 42", title_link: "https://ci.example/42", text: "All *green*", fields: [{ title: "Branch", value: "main", short: true }], footer: "CI" }],
+      }),
       message("1709291180.000000", "U001", "notes attached", {
         files: [
           { id: "F1", created: 1709291180, name: "notes.txt", title: "Meeting notes", mimetype: "text/plain", size: NOTES.length, url_private: "https://files.slack.com/files-pri/T0001-F1/notes.txt" },
@@ -181,7 +188,7 @@ describe("rookery import-slack", () => {
       { sender: "bob@example.test", to: `general > ${thread}`, content: "Deploy today? @**Carol Chen**", timestamp: 1709290900, flags: ["read"] },
       { sender: "carol@example.test", to: `general > ${thread}`, content: "Yes, [CI](https://example.com/ci) is green", timestamp: 1709291000, flags: ["read"] },
       { sender: "dave@example.test", to: "general > imported from Slack", content: "bye all", timestamp: 1709291100, flags: ["read"] },
-      { sender: `deploy-bot@${HOST}`, to: "general > imported from Slack", content: "Deployed v1.2", timestamp: 1709291150, flags: ["read"] },
+      { sender: `deploy-bot@${HOST}`, to: "general > imported from Slack", content: "## [Build 42](https://ci.example/42)\n\nAll **green**\n\n**Branch**: main\n\nCI", timestamp: 1709291150, flags: ["read"] },
       { sender: "alice@example.test", to: "general > imported from Slack", content: expect.stringMatching(/^notes attached\n\[Meeting notes\]\(\/user_uploads\/1\/[^)]+\/notes\.txt\)\n\[Spec\]\(https:\/\/files\.slack\.com\/files-pri\/T0001-F2\/spec\.pdf\)$/), timestamp: 1709291180, flags: ["read"] },
       { sender: "bob@example.test", to: "secret > imported from Slack", content: "private plan", timestamp: 1709291200, flags: ["read"] },
       { sender: "carol@example.test", to: "alice@example.test,carol@example.test", content: "hi alice", timestamp: 1709291300, flags: ["read"] },
@@ -248,6 +255,16 @@ describe("rookery import-slack refuses", () => {
     await refuse(imported.env, exportFile, `rookery: the target is not empty: it holds the organisation "Acme Slack export" (id 1) in ${imported.dataDir}; import-slack loads into an empty Rookery only (nothing was changed)\n`);
     const count = await app.ctx.db.selectFrom("message").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(12);
+  });
+
+  it("a data folder a running server holds", async () => {
+    const t = await target();
+    const lock = lockDataDir(t.dataDir);
+    try {
+      await refuse(t.env, exportFile, `rookery: the data folder ${t.dataDir} is in use by another Rookery server (process ${process.pid}); stop it first, or give this one another ROOKERY_DATA_DIR\n`);
+    } finally {
+      lock.release();
+    }
   });
 
   it("a file that is not a zip archive, and a truncated one", async () => {

@@ -57,6 +57,12 @@ async function waitFor(texts: string[], seconds = 40): Promise<string> {
   }
 }
 
+/** Zulip 9.0's preview of an external image (as in test/api/messages-image-previews.test.ts). */
+function preview(url: string): string {
+  const encoded = encodeURIComponent(url);
+  return `<div class="message_inline_image"><a href="${url}"><img data-src-fullsize="/thumbnail?url=${encoded}&amp;size=full" src="/thumbnail?url=${encoded}&amp;size=thumbnail"></a></div>`;
+}
+
 /** The message lines of the screen's message list (between the side panels), trimmed. */
 function messageLines(shown: string): string[] {
   return shown.split("\n").map((line) => line.split("│")[1]?.trim() ?? "");
@@ -126,6 +132,43 @@ describe.skipIf(!runnable)("zulip-terminal against Rookery", () => {
     const lines = messageLines(await waitFor(["just now photo.png [1] and #77 [2]"]));
     expect(lines.filter((l) => /^\d+: /.test(l)).slice(-2)).toEqual([`1: ${photo}`, "2: https://trac.example.com/ticket/77"]);
   }, 60_000);
+
+  it("narrows to mentions and to a channel, shows a message's information and raw text, sends a reply and searches", async () => {
+    const photo = `${site.origin}/img/photo.png`;
+    const other = `${site.origin}/img/other.png`;
+    const keys = (...k: string[]): string => tmux("send-keys", "-t", "zt", ...k);
+    // A key straight after Escape would be read as Meta and that key.
+    const escape = async (): Promise<void> => {
+      keys("Escape");
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    };
+    keys("#");
+    await waitFor(["@ Mentions  Search", "hello @King Hamlet"]);
+    keys("s");
+    await waitFor(["# Verona  Search", SHOWN.image, SHOWN.python2]);
+    keys("j");
+    keys("i");
+    await waitFor(["Message Information", "othello@zulip.com"]);
+    keys("r");
+    await waitFor([`look at this ${photo}`]);
+    await escape();
+    await escape();
+    keys("r");
+    // The compose box, its recipient filled in from the message replied to.
+    await waitFor(["# Verona   ▶ pictures"]);
+    keys("-l", `sent from the terminal #55 and ${other}`);
+    keys("C-d");
+    await waitFor(["sent from the terminal #55 [1] and other.png [2]", "1: https://trac.example.com/ticket/55"]);
+    const sent = (await server.as("hamlet").get("/messages", { anchor: "newest", num_before: 1, num_after: 0 })).body.messages[0];
+    expect([sent.subject, sent.content]).toEqual(["pictures", `<p>sent from the terminal <a href="https://trac.example.com/ticket/55">#55</a> and <a href="${other}">${other}</a></p>\n${preview(other)}`]);
+    await escape();
+    keys("a");
+    keys("/");
+    keys("-l", "ticket");
+    keys("Enter");
+    const lines = messageLines(await waitFor(["Search Results", SHOWN.linkified]));
+    expect(lines.filter((l) => l.startsWith("▒ ") && l !== "▒")).toEqual(["▒ see ticket #4321 [1] please"]);
+  }, 90_000);
 
   it("is still running, and logged no traceback", () => {
     expect(screen()).not.toContain("exited");

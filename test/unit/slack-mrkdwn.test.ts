@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertMrkdwn, mapSlackEmoji } from "../../src/import/slack-mrkdwn.js";
+import { blocksAndAttachments } from "../../src/import/slack-blocks.js";
 
 const names = {
   userName: (id: string) => ({ U1: "Ann Lee", U2: "Bo" })[id],
@@ -36,5 +37,26 @@ describe("Slack emoji names", () => {
     expect(mapSlackEmoji("clap::skin-tone-3")).toEqual({ name: "clap", code: "1f44f" });
     expect(mapSlackEmoji("heart")).toEqual({ name: "heart", code: "2764" });
     expect(mapSlackEmoji("no-such-emoji")).toBeUndefined();
+  });
+});
+
+describe("Slack blocks and attachments", () => {
+  it("become text as Zulip's converter writes them; a person's rich_text block adds nothing", () => {
+    expect(blocksAndAttachments({ text: "hi", blocks: [{ type: "rich_text", elements: [] }] })).toBe("");
+    const blocks = [
+      { type: "header", text: { type: "plain_text", text: "Release" } },
+      { type: "divider" },
+      { type: "section", text: { type: "mrkdwn", text: "*Done*" }, fields: [{ type: "mrkdwn", text: "a|b" }, { type: "mrkdwn", text: "c\nd" }, { type: "mrkdwn", text: "e" }] },
+      { type: "section", text: { type: "mrkdwn", text: "one field" }, fields: [{ type: "mrkdwn", text: "only" }], accessory: { type: "image", image_url: "https://img.example/a.png", alt_text: "pic" } },
+      { type: "context", elements: [{ type: "mrkdwn", text: "by bot" }, { type: "image", image_url: "https://img.example/b.png", alt_text: "icon" }] },
+      { type: "image", image_url: "https://img.example/c.png", alt_text: "alt", title: { type: "plain_text", text: "Chart" } },
+      { type: "actions", elements: [] },
+    ];
+    expect(blocksAndAttachments({ blocks })).toBe(
+      "## Release\n----\n*Done*\n\n| | |\n|-|-|\n| a b | c d |\n| e |  |\none field\n\n[pic](https://img.example/a.png)\n\nonly\nby bot\n\n[icon](https://img.example/b.png)\n[Chart](https://img.example/c.png)",
+    );
+    expect(blocksAndAttachments({ attachments: [{ title: "T", pretext: "pre", text: "body", fields: [{ title: "k", value: "v" }, { title: "only title" }, { value: "only value" }], image_url: "https://img.example/d.png", footer: "foot", ts: 1709290800 }] })).toBe(
+      "## T\n\npre\n\nbody\n\n*k*: v\n*only title*\nonly value\n\n[](https://img.example/d.png)\n\nfoot\n\n<time:2024-03-01T11:00:00+00:00>",
+    );
   });
 });
