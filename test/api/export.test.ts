@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { error, success, type Json } from "../harness/client.js";
 import { startServer, type FixtureName, type TestServer } from "../harness/server.js";
-import { download, file, uploaded } from "./uploads-helpers.js";
+import { download, file, makePng, uploaded } from "./uploads-helpers.js";
 import { createStreams } from "./streams-helpers.js";
 import { exportQueue, extract } from "./export-helpers.js";
 
@@ -26,6 +26,8 @@ beforeAll(async () => {
   privateMessage = (await server.as("hamlet").post("/messages", { type: "stream", to: privateId, topic: "in", content: "Private" })).body.id;
   dmMessage = (await server.as("hamlet").post("/messages", { type: "direct", to: JSON.stringify([server.users.othello.id]), content: "Direct" })).body.id;
   await server.as("othello").post(`/messages/${publicMessage}/reactions`, { emoji_name: "octopus" });
+  const avatar = await server.as("hamlet").request("POST", "/users/me/avatar", {}, { files: [{ field: "file", filename: "me.png", type: "image/png", data: await makePng(40, 40) }] });
+  expect(avatar.status).toBe(200);
 });
 afterAll(() => server.stop());
 
@@ -33,6 +35,7 @@ afterAll(() => server.stop());
 const NO_SCHEMA = { validate: false };
 const ADMIN_REQUIRED = error("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
 const urlPath = (url: string) => new URL(url).pathname;
+const avatarFiles = (records: Json[]): string[] => records.map((r) => `avatars/${String(r.path)}`);
 
 /** Requests an export as `who` and waits for it to finish: its id, its events and its entry in GET. */
 async function exportAs(who: FixtureName): Promise<{ id: number; events: Json[]; entry: Json }> {
@@ -94,14 +97,23 @@ describe("POST /export/realm, GET /export/realm", () => {
       expect(archive.top).toMatch(/^zulip-export-[a-z0-9]{8}$/);
       const pathId = uploadUrl.replace("/user_uploads/", "");
       expect(archive.files()).toEqual(
-        ["analytics.json", "attachment.json", "avatars/records.json", "emoji/records.json", "messages-000001.json", "realm.json", "realm_icons/records.json", `uploads/${pathId}`, "uploads/records.json"].sort(),
+        ["analytics.json", "attachment.json", ...avatarFiles(archive.read("avatars/records.json")), "avatars/records.json", "emoji/records.json", "messages-000001.json", "realm.json", "realm_icons/records.json", `uploads/${pathId}`, "uploads/records.json"].sort(),
       );
       const realm = archive.read("realm.json");
-      expect(realm.zerver_realm).toEqual([expect.objectContaining({ id: server.users.iago.realm_id, string_id: expect.any(String), deactivated: false })]);
+      expect(realm.zerver_realm).toEqual([expect.objectContaining({ id: server.users.iago.realm_id, string_id: expect.any(String), deactivated: false, invite_required: true, new_stream_announcements_stream: null })]);
+      // Zulip's importer makes a Realm of every key: API-only settings stay out, group settings are group ids.
+      expect(realm.zerver_realm[0]).not.toHaveProperty("authentication_methods");
+      expect(realm.zerver_realm[0]).not.toHaveProperty("new_stream_announcements_stream_id");
+      const groupIds = new Map(realm.zerver_namedusergroup.map((g: Json) => [g.name, g.id]));
+      expect(realm.zerver_realm[0].create_multiuse_invite_group).toBe(groupIds.get("role:administrators"));
+      expect(realm.zerver_realm[0].can_create_public_channel_group).toBe(groupIds.get("role:members"));
+      const avatars = archive.read("avatars/records.json");
+      expect(avatars.map((r: Json) => [r.user_profile_id, r.path.replace(/^\d+\/[0-9a-f]{40}/, "")])).toEqual([[server.users.hamlet.id, ".original"], [server.users.hamlet.id, ".png"]]);
       const users = realm.zerver_userprofile as Json[];
       expect(users.map((u) => u.id)).toEqual([...users.map((u) => u.id)].sort((a, b) => a - b));
       const iago = users.find((u) => u.id === server.users.iago.id);
       expect(iago).toMatchObject({ email: server.users.iago.email, delivery_email: "iago@zulip.com", full_name: "Iago", role: 200, realm: server.users.iago.realm_id, is_active: true });
+      expect(iago).toMatchObject({ user_permissions: [], groups: [], last_active_message_id: null, default_sending_stream: null, default_events_register_stream: null });
       expect(iago).not.toHaveProperty("api_key");
       expect(iago).not.toHaveProperty("password");
       expect(realm.zerver_userprofile_crossrealm.map((b: Json) => b.email)).toContain("notification-bot@zulip.com");

@@ -162,6 +162,19 @@ describe("web state: one apply function per event type", () => {
 });
 
 describe("web state: Zulip's narrow URLs", () => {
+  it("settings and organisation hashes name a section and, for a channel, its id", () => {
+    const s = snapshot();
+    expect(parseHash("#settings", s)).toEqual({ view: "settings", section: "" });
+    expect(parseHash("#settings/preferences", s)).toEqual({ view: "settings", section: "preferences" });
+    expect(parseHash("#settings/channels/1", s)).toEqual({ view: "settings", section: "channels", id: 1 });
+    expect(parseHash("#organization/users", s)).toEqual({ view: "organization", section: "users" });
+  });
+
+  it("default_streams replaces realm_default_streams, the key /register gives it", () => {
+    const s = applyEvents(snapshot(), [{ id: 1, type: "default_streams", default_streams: [{ stream_id: 2, name: "design" }] }], 0);
+    expect(s.realm.realm_default_streams).toEqual([{ stream_id: 2, name: "design" }]);
+  });
+
   it("encodes like Zulip's hash_util: % as ., and . ( ) escaped", () => {
     expect(encodeHashComponent("a b.c(d)%")).toBe("a.20b.2Ec.28d.29.25");
   });

@@ -59,7 +59,8 @@ export function applyScheduled(state: State, e: ServerEvent): State {
 
 /** Settings-like realm lists whose event carries the whole new value under one key (realm_linkifiers, realm_playgrounds, realm_domains...). */
 export function applyRealmList(state: State, e: ServerEvent): State {
-  const key = e.type;
+  // /register names the default channels realm_default_streams; their event is "default_streams".
+  const key = e.type === "default_streams" ? "realm_default_streams" : e.type;
   const value = e[key] ?? e.realm_domain ?? e.default_streams ?? e.default_stream_groups;
   if (value === undefined) return state;
   return { ...state, realm: { ...state.realm, [key]: value } };

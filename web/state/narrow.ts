@@ -3,7 +3,7 @@ import { dmKeyIds, dmKeyOf } from "./conversation.js";
 import type { Message, State, Term } from "./types.js";
 
 /** What the middle of the screen shows. A "feed" is a message list; terms [] is the combined feed. */
-export type Route = { view: "inbox" } | { view: "recent" } | { view: "drafts" } | { view: "channels" } | { view: "feed"; terms: Term[] };
+export type Route = { view: "inbox" } | { view: "recent" } | { view: "drafts" } | { view: "channels" } | { view: "feed"; terms: Term[] } | { view: "settings" | "organization"; section: string; id?: number };
 
 const replacements: Record<string, string> = { "%": ".", "(": ".28", ")": ".29", ".": ".2E" };
 
@@ -53,6 +53,8 @@ export function parseHash(hash: string, state: State): Route {
   if (h === "recent" || h === "recent_topics") return { view: "recent" };
   if (h === "drafts") return { view: "drafts" };
   if (h.startsWith("channels")) return { view: "channels" };
+  const panel = /^(settings|organization)(?:\/([a-z-]+))?(?:\/(\d+))?/.exec(h);
+  if (panel) return { view: panel[1] === "settings" ? "settings" : "organization", section: panel[2] ?? "", ...(panel[3] ? { id: Number(panel[3]) } : {}) };
   if (h === "feed" || h === "all_messages") return { view: "feed", terms: [] };
   if (!h.startsWith("narrow/")) return { view: "inbox" };
   const parts = h.split("/");

@@ -9,6 +9,7 @@ import { ChannelBrowser } from "./channel-browser.js";
 import { SearchBar } from "./search.js";
 import { Compose } from "./compose/compose.js";
 import { RightSidebar } from "./right-sidebar/right-sidebar.js";
+import { GearLinks, SettingsSlot } from "./settings-slot.js";
 
 /** The shell: top bar, left sidebar | middle (a view, then compose) | right sidebar. */
 export function App() {
@@ -25,6 +26,7 @@ export function App() {
       <header class="top">
         <a class="brand" href="#inbox">{String(s.realm.realm_name ?? "Rookery")}</a>
         <SearchBar />
+        <GearLinks />
       </header>
       <nav class="left" aria-label="Views and conversations">
         <LeftSidebar />
@@ -35,6 +37,7 @@ export function App() {
         {r.view === "drafts" && <Drafts />}
         {r.view === "channels" && <ChannelBrowser />}
         {r.view === "feed" && <Feed terms={r.terms} />}
+        {(r.view === "settings" || r.view === "organization") && <SettingsSlot route={r} />}
         <Compose />
       </main>
       <aside class="right" aria-label="People">

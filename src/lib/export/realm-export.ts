@@ -109,10 +109,13 @@ async function writeAttachments(db: Db, files: FileStore, tar: TarGzWriter, scra
       const exported = page.filter((a) => links.has(a.id));
       const emails = await q.emailsOf(db, [...new Set(exported.map((a) => a.owner_id))]);
       const fileRecords: Record<string, unknown>[] = [];
+      // Only uploads whose file is there: Zulip's importer finds each attachment's file by its record.
+      const present: typeof exported = [];
       for (const attachment of exported) {
         const size = await files.size(attachment.path_id);
         const source = size === undefined ? undefined : await files.get(attachment.path_id);
         if (size === undefined || !source) continue;
+        present.push(attachment);
         await tar.addStream(`${options.folder}/uploads/${attachment.path_id}`, size, source, attachment.create_time);
         copied += 1;
         fileRecords.push({
@@ -127,7 +130,7 @@ async function writeAttachments(db: Db, files: FileStore, tar: TarGzWriter, scra
         });
       }
       await records.rows(onePage(fileRecords));
-      yield exported.map((a) => attachmentRecord(a, links.get(a.id) ?? []));
+      yield present.map((a) => attachmentRecord(a, links.get(a.id) ?? []));
     }
   }
   try {
@@ -162,7 +165,8 @@ async function writeAvatarsEmojiIcons(db: Db, files: FileStore, tar: TarGzWriter
     const found: Record<string, unknown>[] = [];
     for (const user of page.filter((u) => u.avatar_source === "U")) {
       const hash = avatarHash(user);
-      for (const suffix of [".png", ".original", "-medium.png"]) {
+      // Zulip's exports hold the avatar and its original; its importer makes the medium size again.
+      for (const suffix of [".original", ".png"]) {
         const size = await copy(`avatars/${hash}${suffix}`, `user_avatars/${hash}${suffix}`);
         if (size === undefined) continue;
         found.push({ realm_id: realmId, user_profile_id: user.id, user_profile_email: user.email, s3_path: `${hash}${suffix}`, path: `${hash}${suffix}`, size, last_modified: seconds(user.date_joined), content_type: null });

@@ -3,6 +3,7 @@ import * as q from "../../db/queries/export-tables.js";
 import { RecipientType } from "../../db/queries/messages.js";
 import type { JsonSpool, Pages } from "./spool.js";
 import { onePage } from "./spool.js";
+import { REALM_DEFAULTS, REALM_GROUP_DEFAULTS } from "../realm/props.js";
 import { dmSubscriptionRecord, huddleRecord, realmRecord, scheduledRecord, seconds, streamRecord, userRecord } from "./records.js";
 
 const PAGE = 500;
@@ -53,7 +54,9 @@ export async function writeRealmTables(db: Db, out: JsonSpool, realmId: number, 
     counter = 0;
   };
 
-  await out.table("zerver_realm", onePage([realmRecord(realm)]));
+  const groups = await small.groups;
+  const systemGroupIds = new Map(groups.flatMap((g) => (g.is_system_group === 1 && g.name !== null ? [[g.name, g.id] as const] : [])));
+  await out.table("zerver_realm", onePage([realmRecord(realm, REALM_DEFAULTS, REALM_GROUP_DEFAULTS, systemGroupIds)]));
   await out.table("zerver_realmauthenticationmethod", onePage([]));
   await out.table("zerver_realmauditlog", onePage([]));
   await out.table("zerver_client", onePage([...plan.clients].map(([name, id]) => ({ id, name }))));
@@ -71,7 +74,6 @@ export async function writeRealmTables(db: Db, out: JsonSpool, realmId: number, 
   await out.table("zerver_userprofile_crossrealm", mapped(users(), (page) => page.filter((u) => !humans([u]).length).map((u) => ({ email: u.email, id: u.id, recipient_id: personalRecipient(plan, u) }))));
   for (const table of ["zerver_service", "zerver_botstoragedata", "zerver_botconfigdata", "zerver_onboardingstep", "zerver_useractivity", "zerver_useractivityinterval"]) await out.table(table, onePage([]));
 
-  const groups = await small.groups;
   await out.table("zerver_usergroup", onePage(groups.map((g) => ({ id: g.id, realm: g.realm_id }))));
   await out.table("zerver_namedusergroup", onePage(groups.filter((g) => g.name !== null).map((g) => ({ id: g.id, usergroup_ptr: g.id, realm_for_sharding: g.realm_id, name: g.name, description: g.description, is_system_group: g.is_system_group === 1, can_mention_group: g.can_mention_group_id }))));
   const memberships = await q.groupMembershipsOf(db, groups.map((g) => g.id));

@@ -24,17 +24,47 @@ function parseObject(text: string): Record<string, unknown> {
   }
 }
 
-/** zerver_realm: the settings kept in props under their Zulip names, then the columns. */
-export function realmRecord(realm: Selectable<RealmTable>, deactivated?: boolean): Record<string, unknown> {
-  return {
-    ...parseObject(realm.props),
-    id: realm.id,
-    string_id: realm.string_id,
-    name: realm.name,
-    description: realm.description,
-    date_created: seconds(realm.date_created),
-    deactivated: deactivated ?? bool(realm.deactivated),
-  };
+/**
+ * Organisation settings written to zerver_realm: those that are columns of Zulip 9's Realm under
+ * the same name (its importer builds a Realm from every key, so nothing else may appear).
+ */
+const REALM_COLUMNS = [
+  "add_custom_emoji_policy", "allow_edit_history", "allow_message_editing", "avatar_changes_disabled", "bot_creation_policy", "create_web_public_stream_policy",
+  "default_code_block_language", "default_language", "delete_own_message_policy", "digest_emails_enabled", "digest_weekday", "disallow_disposable_email_addresses",
+  "edit_topic_policy", "email_changes_disabled", "emails_restricted_to_domains", "enable_guest_user_indicator", "enable_read_receipts", "enable_spectator_access",
+  "giphy_rating", "icon_source", "inline_image_preview", "inline_url_embed_preview", "invite_required", "invite_to_realm_policy", "invite_to_stream_policy",
+  "is_zephyr_mirror_realm", "jitsi_server_url", "logo_source", "mandatory_topics", "message_content_allowed_in_email_notifications", "message_content_delete_limit_seconds",
+  "message_content_edit_limit_seconds", "message_retention_days", "move_messages_between_streams_limit_seconds", "move_messages_between_streams_policy",
+  "move_messages_within_stream_limit_seconds", "name_changes_disabled", "night_logo_source", "org_type", "plan_type", "presence_disabled", "require_unique_names",
+  "send_welcome_emails", "user_group_edit_policy", "video_chat_provider", "waiting_period_threshold", "want_advertise_in_communities_directory", "wildcard_mention_policy",
+] as const;
+
+/** Channel-valued settings: stored as `<name>_id` (-1 for none), a foreign key `<name>` in the export. */
+const REALM_CHANNEL_SETTINGS = ["new_stream_announcements_stream", "signup_announcements_stream", "zulip_update_announcements_stream"] as const;
+
+/**
+ * zerver_realm: the columns, the settings (props over their defaults), channel settings as
+ * foreign keys, and each group setting as a group id (`groupIds` resolves a default's system
+ * group name to its id).
+ */
+export function realmRecord(
+  realm: Selectable<RealmTable>,
+  defaults: Readonly<Record<string, unknown>>,
+  groupDefaults: Readonly<Record<string, string>>,
+  groupIds: ReadonlyMap<string, number>,
+): Record<string, unknown> {
+  const props = { ...defaults, ...parseObject(realm.props) };
+  const record: Record<string, unknown> = {};
+  for (const name of REALM_COLUMNS) record[name] = props[name] ?? null;
+  for (const name of REALM_CHANNEL_SETTINGS) {
+    const id = props[`${name}_id`];
+    record[name] = typeof id === "number" && id > 0 ? id : null;
+  }
+  for (const [name, fallback] of Object.entries(groupDefaults)) {
+    const id = props[name];
+    record[name] = typeof id === "number" ? id : (groupIds.get(fallback) ?? null);
+  }
+  return { ...record, id: realm.id, string_id: realm.string_id, name: realm.name, description: realm.description, date_created: seconds(realm.date_created), deactivated: bool(realm.deactivated) };
 }
 
 /** zerver_userprofile: personal settings under their Zulip names, then the columns; secrets only when asked. */
@@ -61,6 +91,13 @@ export function userRecord(user: ExportUserRow, recipientId: number, withSecrets
     avatar_version: user.avatar_version,
     email_address_visibility: user.email_address_visibility,
     recipient: recipientId,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    last_active_message_id: null,
+    tos_version: null,
+    // Django's permission tables, which Zulip's importer expects (and drops).
+    user_permissions: [],
+    groups: [],
   };
   if (withSecrets) {
     record.api_key = user.api_key;

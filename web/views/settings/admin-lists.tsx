@@ -1,0 +1,183 @@
+/** The organisation's lists: user groups, custom emoji, linkifiers, code playgrounds, default channels. */
+import { useState } from "preact/hooks";
+import { adminCall, uploadEmoji } from "../../api/settings.js";
+import type { Group, State } from "../../state/types.js";
+import { Choice, Section, useSave } from "./form.js";
+
+type Dict = Record<string, unknown>;
+const list = (v: unknown): Dict[] => (Array.isArray(v) ? (v as Dict[]) : []);
+
+/** A form of a few text inputs and a submit button, cleared once the server accepts it. */
+function AddForm({ fields, button, submit }: { fields: [name: string, label: string][]; button: string; submit: (values: Record<string, string>) => Promise<unknown> }) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const { run, note, busy } = useSave();
+  return (
+    <form
+      class="field add-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(submit(values), "Added").then((ok) => ok && setValues({}));
+      }}
+    >
+      {fields.map(([name, label]) => (
+        <label key={name}>
+          <span>{label}</span>
+          <input value={values[name] ?? ""} onInput={(e) => setValues({ ...values, [name]: e.currentTarget.value })} />
+        </label>
+      ))}
+      <button type="submit" class="button" disabled={busy}>
+        {button}
+      </button>
+      {note}
+    </form>
+  );
+}
+
+/** A list row with a remove button reporting the server's answer. */
+function Row({ label, detail, remove, removeLabel }: { label: string; detail?: string; remove: () => Promise<unknown>; removeLabel: string }) {
+  const { run, note } = useSave();
+  return (
+    <li>
+      <span>{label}</span>
+      {detail && <code>{detail}</code>}
+      <button type="button" class="button" onClick={() => void run(remove(), "Removed")}>
+        {removeLabel}
+      </button>
+      {note}
+    </li>
+  );
+}
+
+/** Linkifiers: a pattern and the URL template it links to. */
+export function Linkifiers({ s }: { s: State }) {
+  const items = list(s.realm.realm_linkifiers);
+  return (
+    <Section title="Linkifiers">
+      <ul class="settings-list">
+        {items.map((l) => (
+          <Row key={String(l.id)} label={String(l.pattern)} detail={String(l.url_template)} remove={() => adminCall("DELETE", `realm/filters/${Number(l.id)}`)} removeLabel={`Delete linkifier ${String(l.pattern)}`} />
+        ))}
+      </ul>
+      <AddForm fields={[["pattern", "Pattern"], ["url_template", "URL template"]]} button="Add linkifier" submit={(v) => adminCall("POST", "realm/filters", { pattern: v.pattern ?? "", url_template: v.url_template ?? "" })} />
+    </Section>
+  );
+}
+
+/** Code playgrounds: where a code block of a language can be opened. */
+export function Playgrounds({ s }: { s: State }) {
+  const items = list(s.realm.realm_playgrounds);
+  return (
+    <Section title="Code playgrounds">
+      <ul class="settings-list">
+        {items.map((p) => (
+          <Row key={String(p.id)} label={`${String(p.name)} (${String(p.pygments_language)})`} detail={String(p.url_template)} remove={() => adminCall("DELETE", `realm/playgrounds/${Number(p.id)}`)} removeLabel={`Delete playground ${String(p.name)}`} />
+        ))}
+      </ul>
+      <AddForm
+        fields={[["pygments_language", "Language"], ["name", "Name"], ["url_template", "URL template"]]}
+        button="Add code playground"
+        submit={(v) => adminCall("POST", "realm/playgrounds", { name: v.name ?? "", pygments_language: v.pygments_language ?? "", url_template: v.url_template ?? "" })}
+      />
+    </Section>
+  );
+}
+
+/** Channels every new user joins. */
+export function DefaultChannels({ s }: { s: State }) {
+  const ids = new Set(list(s.realm.realm_default_streams).map((d) => Number(d.stream_id)));
+  const others = [...s.streams.values()].filter((st) => !ids.has(st.stream_id)).sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <Section title="Default channels">
+      <ul class="settings-list">
+        {[...ids].map((id) => {
+          const name = s.streams.get(id)?.name ?? String(id);
+          return <Row key={id} label={name} remove={() => adminCall("DELETE", "default_streams", { stream_id: id })} removeLabel={`Remove ${name}`} />;
+        })}
+      </ul>
+      <Choice label="Add a default channel" value="" options={[["", "Choose a channel…"], ...others.map((st) => [String(st.stream_id), st.name] as const)]} save={(v) => (v ? adminCall("POST", "default_streams", { stream_id: Number(v) }) : Promise.resolve())} />
+    </Section>
+  );
+}
+
+/** The organisation's user groups, their members, and new groups. */
+export function UserGroups({ s }: { s: State }) {
+  const groups = [...s.groups.values()].filter((g) => !g.is_system_group && g.deactivated !== true).sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <Section title="User groups">
+      {groups.length === 0 ? <p class="empty">No user groups yet.</p> : null}
+      {groups.map((g) => (
+        <GroupCard key={g.id} s={s} g={g} />
+      ))}
+      <AddForm
+        fields={[["name", "Group name"], ["description", "Group description"]]}
+        button="Create user group"
+        submit={(v) => adminCall("POST", "user_groups/create", { name: v.name ?? "", description: v.description ?? "", members: [s.me] })}
+      />
+    </Section>
+  );
+}
+
+function GroupCard({ s, g }: { s: State; g: Group }) {
+  const { run, note } = useSave();
+  const members = g.members.map((id) => s.users.get(id)).filter((u) => u !== undefined);
+  const others = [...s.users.values()].filter((u) => u.is_active && !g.members.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  return (
+    <div class="group-card">
+      <h4>{g.name}</h4>
+      <p class="muted-text">{g.description}</p>
+      <ul class="settings-list">
+        {members.map((u) => (
+          <li key={u.user_id}>
+            <span>{u.full_name}</span>
+            <button type="button" class="button" onClick={() => void run(adminCall("POST", `user_groups/${g.id}/members`, { delete: [u.user_id] }), "Removed")}>
+              Remove {u.full_name} from {g.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Choice label={`Add a member to ${g.name}`} value="" options={[["", "Choose someone…"], ...others.map((u) => [String(u.user_id), u.full_name] as const)]} save={(v) => (v ? adminCall("POST", `user_groups/${g.id}/members`, { add: [Number(v)] }) : Promise.resolve())} />
+      <button type="button" class="button danger" onClick={() => void run(adminCall("DELETE", `user_groups/${g.id}`), "Deleted")}>
+        Delete group {g.name}
+      </button>
+      {note}
+    </div>
+  );
+}
+
+/** Custom emoji: upload and remove. */
+export function CustomEmoji({ s }: { s: State }) {
+  const [name, setName] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const { run, note, busy } = useSave();
+  const emoji = Object.values(s.realmEmoji).filter((e) => e.deactivated !== true);
+  return (
+    <Section title="Custom emoji">
+      <ul class="settings-list">
+        {emoji.map((e) => (
+          <Row key={String(e.id)} label={`:${String(e.name)}:`} remove={() => adminCall("DELETE", `realm/emoji/${encodeURIComponent(String(e.name))}`)} removeLabel={`Delete :${String(e.name)}:`} />
+        ))}
+      </ul>
+      <form
+        class="field add-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!file) return;
+          void run(uploadEmoji(name, file), "Added").then((ok) => ok && setName(""));
+        }}
+      >
+        <label>
+          <span>Emoji name</span>
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          <span>Emoji image</span>
+          <input type="file" accept="image/*" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        </label>
+        <button type="submit" class="button" disabled={busy || !file}>
+          Add emoji
+        </button>
+        {note}
+      </form>
+    </Section>
+  );
+}
