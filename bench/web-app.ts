@@ -11,12 +11,14 @@
  *
  *   npx vite-node bench/web-app.ts
  * ROOKERY_BENCH_SHORT=1: 100 users, 1,000 messages, one run of each.
+ * ROOKERY_BENCH_ONLY=cold,narrows,scroll,idle runs only the parts named (for profiling one of them);
+ * ROOKERY_BENCH_PROFILE=1 prints the functions with the most self time during cold load and scrolling.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page, Response } from "playwright-core";
 import { buildApp, type App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { RecipientType, recipientId } from "../src/db/queries/messages.js";
@@ -29,8 +31,9 @@ import { SHORT } from "./short.js";
 const USERS = SHORT ? 100 : 1000;
 const MESSAGES = SHORT ? 1000 : 10_000;
 const TOPICS = 20;
-const RUNS = SHORT ? 1 : 5;
+const RUNS = SHORT ? 1 : Number(process.env.ROOKERY_BENCH_RUNS ?? 5);
 const PASSWORD = "bench-password";
+const ONLY = new Set((process.env.ROOKERY_BENCH_ONLY ?? "cold,narrows,scroll,idle").split(","));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
@@ -105,6 +108,35 @@ function printProfile(profile: Profile): void {
   for (const [k, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
 }
 
+type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tid: number; args?: { data?: { url?: string } } };
+
+/** Main-thread time by trace event (ROOKERY_BENCH_TRACE=1): the tasks, forced layouts, and what the longest tasks did. */
+function printTrace(trace: Buffer, options: { timeline: boolean; longest: number } = { timeline: true, longest: 1 }): void {
+  const events = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
+  const main = events.find((e) => e.name === "thread_name" && (e.args as { name?: string } | undefined)?.name === "CrRendererMain");
+  const byName = new Map<string, number>();
+  const timeline: string[] = [];
+  const start = events.filter((e) => e.tid === main?.tid && e.ph === "X").reduce((m, e) => Math.min(m, e.ts), Infinity);
+  for (const e of events) {
+    if (e.tid !== main?.tid || e.ph !== "X" || !e.dur) continue;
+    byName.set(e.name, (byName.get(e.name) ?? 0) + e.dur / 1000);
+    if (e.name === "RunTask" && e.dur > 8000) timeline.push(`${((e.ts - start) / 1000).toFixed(0)}+${(e.dur / 1000).toFixed(0)}`);
+    if (e.name === "Layout" && e.dur > 10000) {
+      const begin = (e.args as { beginData?: { dirtyObjects?: number; totalObjects?: number; stackTrace?: { functionName: string; lineNumber: number }[] } } | undefined)?.beginData;
+      const stack = (begin?.stackTrace ?? []).slice(0, 4).map((f) => `${f.functionName}:${f.lineNumber}`).join(" < ");
+      timeline.push(`[layout ${(e.dur / 1000).toFixed(0)} ms, ${begin?.dirtyObjects}/${begin?.totalObjects} objects${stack ? `, forced by ${stack}` : ""}]`);
+    }
+  }
+  if (options.timeline) console.log(`  tasks over 8 ms (start+ms): ${timeline.join(" ")}`);
+  const tasks = events.filter((e) => e.tid === main?.tid && e.name === "RunTask").sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0));
+  for (const longest of tasks.slice(0, options.longest)) {
+    const inside = new Map<string, number>();
+    for (const e of events) if (e.tid === main?.tid && e.ph === "X" && e !== longest && e.ts >= longest.ts && e.ts < longest.ts + (longest.dur ?? 0)) inside.set(e.name, (inside.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    console.log(`  inside the longest task (${((longest.dur ?? 0) / 1000).toFixed(0)} ms): ${[...inside.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(", ")}`);
+  }
+  for (const [k, ms] of [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
+}
+
 async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, staticHtml: string): Promise<void> {
   const app: number[] = [];
   const baseline: number[] = [];
@@ -117,15 +149,18 @@ async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, st
       await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
       await cdp.send("Profiler.start");
     }
+    const tracing = process.env.ROOKERY_BENCH_TRACE ? browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] }) : null;
+    await tracing;
     await page.goto(`${listening}/#narrow/channel/${streamId}-bench`);
     app.push(await painted(page));
+    if (tracing) printTrace(await browser.stopTracing());
     if (process.env.ROOKERY_BENCH_PROFILE) printProfile(((await cdp.send("Profiler.stop")) as { profile: Profile }).profile);
     if (process.env.ROOKERY_BENCH_DEBUG) {
       console.log(
         await page.evaluate(() =>
           JSON.stringify([
             ...performance.getEntriesByType("navigation").map((e) => ["nav", Math.round((e as PerformanceNavigationTiming).responseEnd), Math.round((e as PerformanceNavigationTiming).domContentLoadedEventEnd)]),
-            ...performance.getEntriesByType("resource").map((e) => [e.name.replace(location.origin, ""), Math.round(e.startTime), Math.round((e as PerformanceResourceTiming).responseEnd)]),
+            ...performance.getEntriesByType("resource").map((e) => [e.name.replace(location.origin, "").slice(0, 40), Math.round(e.startTime), Math.round((e as PerformanceResourceTiming).responseEnd), (e as PerformanceResourceTiming).decodedBodySize]),
             ...performance.getEntriesByType("mark").map((e) => [e.name, Math.round(e.startTime)]),
           ]),
         ),
@@ -206,6 +241,7 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
   await page.evaluate((h) => (location.hash = h), `#narrow/channel/${streamId}-bench`);
   await page.locator(".feed .message").first().waitFor();
   const profiler = process.env.ROOKERY_BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (process.env.ROOKERY_BENCH_TRACE) await page.context().browser()?.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
   if (profiler) {
     await profiler.send("Profiler.enable");
     await profiler.send("Profiler.start");
@@ -240,6 +276,8 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
   }, MESSAGES);
   if (profiler) printProfile(((await profiler.send("Profiler.stop")) as { profile: Profile }).profile);
+  const browser = page.context().browser();
+  if (process.env.ROOKERY_BENCH_TRACE && browser) printTrace(await browser.stopTracing(), { timeline: false, longest: 5 });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
@@ -267,6 +305,16 @@ async function idle(page: Page, users: BenchUser[]): Promise<void> {
     return ((await taskSeconds()) - t0) / ((performance.now() - w0) / 1000);
   };
   const quiet = await measure(async () => {});
+  // Presence events the tab was sent (above 100 users the server sends none, as Zulip's does not).
+  let delivered = 0;
+  const count = (res: Response) => {
+    if (!res.url().includes("/json/events?")) return;
+    void res
+      .json()
+      .then((body: { events?: { type: string }[] }) => (delivered += (body.events ?? []).filter((e) => e.type === "presence").length))
+      .catch(() => undefined);
+  };
+  page.on("response", count);
   let sent = 0;
   const busy = await measure(async () => {
     // Every user goes active then idle: two presence changes each, spread over the window.
@@ -284,7 +332,8 @@ async function idle(page: Page, users: BenchUser[]): Promise<void> {
       }
     }
   });
-  console.log(`idle tab while ${users.length} users' presence changes (${sent} updates): main-thread CPU ${(busy * 100).toFixed(2)}% ${verdict(busy * 100, 1, "%")}`);
+  page.off("response", count);
+  console.log(`idle tab while ${users.length} users' presence changes (${sent} updates, ${delivered} presence events delivered to the tab): main-thread CPU ${(busy * 100).toFixed(2)}% ${verdict(busy * 100, 1, "%")}`);
   console.log(`  baseline: the same tab with nothing happening ${(quiet * 100).toFixed(2)}%`);
 }
 
@@ -316,16 +365,16 @@ async function main(): Promise<void> {
     const staticRows = page(newest);
     console.log(`web app: ${USERS} users, ${MESSAGES} messages in one channel; first-load JS ${(built.firstLoadJsGzip / 1024).toFixed(1)} KB gzipped`);
     browser = await launch();
-    await coldLoad(browser, owner, streamId, staticHtml);
+    if (ONLY.has("cold")) await coldLoad(browser, owner, streamId, staticHtml);
     const context = await loggedIn(browser, owner.email);
     const tab = await context.newPage();
     await tab.goto(`${listening}/#inbox`);
     await tab.locator(".inbox").waitFor();
-    await switching(tab, streamId);
-    await scrolling(tab, streamId, staticRows);
+    if (ONLY.has("narrows")) await switching(tab, streamId);
+    if (ONLY.has("scroll")) await scrolling(tab, streamId, staticRows);
     await tab.goto(`${listening}/#inbox`);
     await tab.locator(".inbox").waitFor();
-    await idle(tab, users.slice(1));
+    if (ONLY.has("idle")) await idle(tab, users.slice(1));
   } finally {
     await browser?.close();
     await app.close();

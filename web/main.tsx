@@ -2,7 +2,7 @@
 import { render } from "preact";
 import { initHttp } from "./api/http.js";
 import { startEvents } from "./api/events.js";
-import { loadRecent, prefetchList } from "./api/lists.js";
+import { loadRecent, prefetchList, withPrefetched } from "./api/lists.js";
 import { parseHash } from "./state/narrow.js";
 import { fromRegister } from "./state/snapshot.js";
 import { settleEchoes } from "./state/local-echo.js";
@@ -18,6 +18,9 @@ function readRoute(): void {
   const s = state.value;
   if (s) route.value = parseHash(location.hash, s);
 }
+
+/** How long the first draw waits for the open narrow's messages, so shell and list are drawn and laid out once. */
+const FIRST_PAGE_WAIT_MS = 1000;
 addEventListener("hashchange", readRoute);
 
 // The first narrow's messages are fetched while /register runs (its ids need no state to parse).
@@ -25,10 +28,26 @@ const first = parseHash(location.hash, fromRegister({}));
 if (first.view === "feed") prefetchList(first.terms);
 let registered = false;
 
+const PRESENCE_GATHER_MS = 1000;
+let gathered: ServerEvent[] = [];
+let gatherTimer: ReturnType<typeof setTimeout> | null = null;
+function flushPresence(): void {
+  if (gatherTimer) clearTimeout(gatherTimer);
+  gatherTimer = null;
+  if (gathered.length === 0) return;
+  const events = gathered;
+  gathered = [];
+  dispatch(events);
+}
+
 startEvents({
-  onRegister(snapshot) {
-    // A new queue: start again from the snapshot; the open narrow refetches its messages.
-    state.value = fromRegister(snapshot);
+  async onRegister(snapshot) {
+    // A new queue: start again from the snapshot (presence gathered from the old one is in it); the open narrow refetches its messages.
+    gathered = [];
+    let next = fromRegister(snapshot);
+    const r = parseHash(location.hash, next);
+    if (!registered && r.view === "feed") next = await withPrefetched(next, r.terms, FIRST_PAGE_WAIT_MS);
+    state.value = next;
     readRoute();
     // Recent conversations and topic lists want the newest messages; the open narrow comes first.
     const recentNow = route.value.view === "recent" || route.value.view === "inbox" || registered;
@@ -36,6 +55,15 @@ startEvents({
     setTimeout(() => void loadRecent().catch(() => undefined), recentNow ? 0 : 1500);
   },
   onEvents(events) {
+    // Presence alone can change many times a second in a large organisation and only the people
+    // list shows it: it is gathered and applied once a second. Anything else is applied at once,
+    // after the presence gathered before it.
+    if (events.every((e) => e.type === "presence")) {
+      gathered.push(...(events as ServerEvent[]));
+      gatherTimer ??= setTimeout(flushPresence, PRESENCE_GATHER_MS);
+      return;
+    }
+    flushPresence();
     dispatch(events as ServerEvent[]);
     update((s) => settleEchoes(s, events as ServerEvent[]));
   },

@@ -4,6 +4,7 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
+import { lockDataDir } from "../../src/data-lock.js";
 import { buildCommand } from "../harness/build.js";
 import { runRookery } from "../harness/cli.js";
 import { Client } from "../harness/client.js";
@@ -254,6 +255,16 @@ describe("rookery import-slack refuses", () => {
     await refuse(imported.env, exportFile, `rookery: the target is not empty: it holds the organisation "Acme Slack export" (id 1) in ${imported.dataDir}; import-slack loads into an empty Rookery only (nothing was changed)\n`);
     const count = await app.ctx.db.selectFrom("message").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(12);
+  });
+
+  it("a data folder a running server holds", async () => {
+    const t = await target();
+    const lock = lockDataDir(t.dataDir);
+    try {
+      await refuse(t.env, exportFile, `rookery: the data folder ${t.dataDir} is in use by another Rookery server (process ${process.pid}); stop it first, or give this one another ROOKERY_DATA_DIR\n`);
+    } finally {
+      lock.release();
+    }
   });
 
   it("a file that is not a zip archive, and a truncated one", async () => {

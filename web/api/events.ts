@@ -5,13 +5,11 @@ import { ApiError, call } from "./http.js";
 export type Connection = "connected" | "reconnecting";
 
 export type EventHandlers = {
-  /** A fresh /register answer (at start and after the queue was lost). */
-  onRegister(snapshot: Record<string, unknown>, again: boolean): void;
+  /** A fresh /register answer (at start and after the queue was lost); events are polled for once it has settled. */
+  onRegister(snapshot: Record<string, unknown>, again: boolean): void | Promise<void>;
   onEvents(events: Record<string, unknown>[]): void;
   onConnection(state: Connection, retryInSeconds: number): void;
 };
-
-const PRESENCE_GATHER_MS = 500;
 
 /** The client capabilities Zulip's web app sends. */
 const capabilities = {
@@ -29,9 +27,36 @@ let liveQueueId = "";
 /** The event queue now polled ("" before the first register): POST /messages names it for local echo. */
 export const currentQueueId = (): string => liveQueueId;
 
-/** POST /json/register as the web app does. */
+/**
+ * The parts of the state the app shows (state/snapshot.ts reads each). The queue still gets
+ * every event type; the rest of the state (linkifiers, playgrounds, domains, default channels,
+ * bots for administrators, onboarding...) is left out of the answer the page waits for.
+ */
+const fetchEventTypes = [
+  "message",
+  "update_message_flags",
+  "recent_private_conversations",
+  "starred_messages",
+  "realm",
+  "realm_user",
+  "realm_user_groups",
+  "realm_emoji",
+  "custom_profile_fields",
+  "subscription",
+  "stream",
+  "user_topic",
+  "presence",
+  "user_status",
+  "user_settings",
+  "muted_users",
+  "drafts",
+  "alert_words",
+  "scheduled_messages",
+];
+
+/** POST /json/register as the web app does, asking only for what it shows. */
 export function register(): Promise<Record<string, unknown>> {
-  return call("POST", "register", { apply_markdown: true, client_gravatar: false, slim_presence: true, include_subscribers: true, client_capabilities: capabilities });
+  return call("POST", "register", { apply_markdown: true, client_gravatar: false, slim_presence: true, include_subscribers: true, client_capabilities: capabilities, fetch_event_types: fetchEventTypes });
 }
 
 /** Runs the event loop until `stop` is called. The first register happens inside. */
@@ -55,7 +80,7 @@ export function startEvents(handlers: EventHandlers): { stop(): void } {
     queueId = String(snapshot.queue_id);
     liveQueueId = queueId;
     lastEventId = Number(snapshot.last_event_id);
-    handlers.onRegister(snapshot, again);
+    await handlers.onRegister(snapshot, again);
   };
 
   const loop = async () => {
@@ -73,9 +98,6 @@ export function startEvents(handlers: EventHandlers): { stop(): void } {
         if (answer.events.length > 0) {
           lastEventId = Math.max(lastEventId, ...answer.events.map((e) => Number(e.id)));
           handlers.onEvents(answer.events);
-          // Presence alone can arrive many times a second in a large organisation: gather it
-          // into fewer polls. Anything else (messages, typing...) is polled for again at once.
-          if (answer.events.every((e) => e.type === "presence")) await sleep(PRESENCE_GATHER_MS);
         }
       } catch (err) {
         if (stopped) return;

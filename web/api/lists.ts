@@ -2,7 +2,7 @@
 import { applyFetched, applyFlags } from "../state/apply-messages.js";
 import { anchorOf, apiNarrow, narrowKey } from "../state/narrow.js";
 import { current, update } from "../state/store.js";
-import type { MessageList, Term } from "../state/types.js";
+import type { MessageList, State, Term } from "../state/types.js";
 import { fetchMessages, updateFlags, type FetchAnswer } from "./messages.js";
 
 const inFlight = new Set<string>();
@@ -20,23 +20,50 @@ export function prefetchList(terms: Term[]): void {
   prefetched.set(narrowKey(terms), answer);
 }
 
+/** The state with a narrow's first page merged in; `missed` when a message may have been sent between that page and /register. */
+function withFirstPage(s: State, terms: Term[], answer: FetchAnswer, early: boolean): { next: State; missed: boolean } {
+  const key = narrowKey(terms);
+  const near = anchorOf(terms);
+  const list: MessageList = { key, terms, ids: [], foundOldest: false, foundNewest: false, anchor: near ?? (answer.found_anchor ? answer.anchor : null) };
+  // A page fetched before the event queue existed may miss a message sent in between: the
+  // register's max_message_id tells, and the newer side is fetched again.
+  const newestSeen = Math.max(0, ...answer.messages.map((m) => m.id));
+  const missed = early && Number(s.realm.max_message_id ?? 0) > newestSeen;
+  return { next: applyFetched(s, s.lists.get(key) ?? list, answer.messages, { oldest: answer.found_oldest, newest: answer.found_newest && !missed }), missed: missed && answer.messages.length > 0 };
+}
+
+/**
+ * The first state after /register: with the open narrow's prefetched first page already in it
+ * (waiting up to `waitMs` for that page), so the first render draws the shell and the list together.
+ */
+export async function withPrefetched(s: State, terms: Term[], waitMs: number): Promise<State> {
+  const key = narrowKey(terms);
+  const early = prefetched.get(key);
+  if (!early) return s;
+  const answer = await Promise.race([early.catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), waitMs))]);
+  if (!answer) return s;
+  prefetched.delete(key);
+  const { next, missed } = withFirstPage(s, terms, answer, true);
+  if (missed) setTimeout(() => void loadMore(key, "newer").catch(() => undefined), 0);
+  return next;
+}
+
 /** Fetches a narrow's first page around its anchor (near:/with: id, else the first unread). */
 export async function loadList(terms: Term[]): Promise<void> {
   const key = narrowKey(terms);
   if (inFlight.has(`${key}:init`)) return;
   inFlight.add(`${key}:init`);
   try {
-    const near = anchorOf(terms);
     const early = prefetched.get(key);
     prefetched.delete(key);
     const answer = await (early ?? firstPage(terms)).catch(() => firstPage(terms));
-    const list: MessageList = { key, terms, ids: [], foundOldest: false, foundNewest: false, anchor: near ?? (answer.found_anchor ? answer.anchor : null) };
-    // A page fetched before the event queue existed may miss a message sent in between: the
-    // register's max_message_id tells, and the newer side is fetched again.
-    const newestSeen = Math.max(0, ...answer.messages.map((m) => m.id));
-    const missed = early !== undefined && Number(current().realm.max_message_id ?? 0) > newestSeen;
-    update((s) => applyFetched(s, s.lists.get(key) ?? list, answer.messages, { oldest: answer.found_oldest, newest: answer.found_newest && !missed }));
-    if (missed && answer.messages.length > 0) await loadMore(key, "newer");
+    let missed = false;
+    update((s) => {
+      const out = withFirstPage(s, terms, answer, early !== undefined);
+      missed = out.missed;
+      return out.next;
+    });
+    if (missed) await loadMore(key, "newer");
   } finally {
     inFlight.delete(`${key}:init`);
   }

@@ -10,9 +10,16 @@ import { fillEmoji } from "./rendered-emoji.js";
 import { MessageRow, RecipientBar } from "./message-row.js";
 import { useStateOf } from "./select.js";
 
-/** At most this many message rows are in the DOM; the window moves by STEP as you scroll. */
+/**
+ * At most this many message rows are in the DOM; the window moves by STEP as you scroll, a few
+ * rows at a time so that no frame draws more than a screenful.
+ */
 export const WINDOW = 300;
-const STEP = 100;
+const STEP = 25;
+/** Fetch the next page once fewer fetched rows than this lie beyond the window's edge. */
+const FETCH_AHEAD_ROWS = 150;
+/** Rows a list opens with (a screenful and more); the window grows by STEP from there as you scroll. */
+const OPEN_ROWS = 40;
 /** Start moving the window (or fetching) this far from an edge. */
 const EDGE_PX = 1200;
 const SAME_SENDER_GAP_S = 10 * 60;
@@ -47,8 +54,8 @@ function initialWin(list: MessageList, s: State): Win {
   const ids = list.ids;
   let at = list.anchor !== null ? lowerBound(ids, list.anchor) : ids.findIndex((id) => !s.messages.get(id)?.flags.includes("read"));
   if (at < 0 || at >= ids.length) at = ids.length - 1;
-  const lo = Math.max(0, Math.min(at - WINDOW / 2, ids.length - WINDOW));
-  const hi = Math.min(ids.length, lo + WINDOW);
+  const lo = Math.max(0, Math.min(at - OPEN_ROWS / 2, ids.length - OPEN_ROWS));
+  const hi = Math.min(ids.length, lo + OPEN_ROWS);
   return { key: list.key, first: ids[lo] ?? 0, last: ids[hi - 1] ?? 0, atEnd: hi === ids.length };
 }
 
@@ -113,22 +120,20 @@ export function Feed({ terms }: { terms: Term[] }) {
     const box = scroller.current;
     if (!box || !list || !current) return;
     const len = list.ids.length;
-    if (box.scrollTop < EDGE_PX) {
-      if (lo > 0) {
-        const nLo = Math.max(0, lo - STEP);
-        const nHi = Math.min(hi, nLo + WINDOW);
-        pending.current = capture(box);
-        setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
-      } else if (!list.foundOldest) void loadMore(key, "older").catch(() => undefined);
+    if (box.scrollTop < EDGE_PX && lo > 0) {
+      const nLo = Math.max(0, lo - STEP);
+      const nHi = Math.min(hi, nLo + WINDOW);
+      pending.current = capture(box);
+      setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
+    } else if (box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX && hi < len) {
+      const nHi = Math.min(len, hi + STEP);
+      const nLo = Math.max(lo, nHi - WINDOW);
+      pending.current = capture(box);
+      setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
     }
-    if (box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX) {
-      if (hi < len) {
-        const nHi = Math.min(len, hi + STEP);
-        const nLo = Math.max(lo, nHi - WINDOW);
-        pending.current = capture(box);
-        setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
-      } else if (!list.foundNewest) void loadMore(key, "newer").catch(() => undefined);
-    }
+    // Pages are fetched ahead, while the window still has rows to move through.
+    if (lo < FETCH_AHEAD_ROWS && box.scrollTop < EDGE_PX * 4 && !list.foundOldest) void loadMore(key, "older").catch(() => undefined);
+    if (len - hi < FETCH_AHEAD_ROWS && box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX * 4 && !list.foundNewest) void loadMore(key, "newer").catch(() => undefined);
   };
   const ticking = useRef(false);
   const onScroll = () => {

@@ -22,12 +22,31 @@ function format(state: State, kind: "time" | "day" | "full"): Intl.DateTimeForma
   return f;
 }
 
+/** Formatted strings by format and second: a feed shows each minute and day many times over. */
+const formatted = new WeakMap<Intl.DateTimeFormat, Map<number, string>>();
+const FORMATTED_KEPT = 5000;
+
+function cached(state: State, kind: "time" | "day" | "full", seconds: number): string {
+  const f = format(state, kind);
+  let byTime = formatted.get(f);
+  if (!byTime) formatted.set(f, (byTime = new Map()));
+  // "time" and "day" change only on the minute; the full form shows seconds.
+  const at = kind === "full" ? seconds : Math.floor(seconds / 60) * 60;
+  let text = byTime.get(at);
+  if (text === undefined) {
+    if (byTime.size >= FORMATTED_KEPT) byTime.clear();
+    text = f.format(at * 1000);
+    byTime.set(at, text);
+  }
+  return text;
+}
+
 /** "3:04 PM" (or "15:04") in the user's time zone. */
-export const timeOf = (state: State, seconds: number) => format(state, "time").format(seconds * 1000);
+export const timeOf = (state: State, seconds: number) => cached(state, "time", seconds);
 /** "Fri, Nov 27". */
-export const dayOf = (state: State, seconds: number) => format(state, "day").format(seconds * 1000);
+export const dayOf = (state: State, seconds: number) => cached(state, "day", seconds);
 /** The full date and time, for a tooltip. */
-export const fullTimeOf = (state: State, seconds: number) => format(state, "full").format(seconds * 1000);
+export const fullTimeOf = (state: State, seconds: number) => cached(state, "full", seconds);
 
 /** A short relative time for lists: "5 min", "3 h", or the day. */
 export function ago(state: State, seconds: number, nowMs = Date.now()): string {

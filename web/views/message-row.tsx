@@ -64,7 +64,7 @@ export class MessageRow extends Component<RowProps> {
           {showSender && (
             <div class="sender-line">
               <span class="sender">{name}</span>
-              <a class="time" href={permalink(s, m)} title={fullTimeOf(s, m.timestamp)}>
+              <a class="time" href={permalink(s, m)} onMouseEnter={(e) => (e.currentTarget.title ||= fullTimeOf(s, m.timestamp))}>
                 <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{timeOf(s, m.timestamp)}</time>
               </a>
             </div>

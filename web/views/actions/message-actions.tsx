@@ -84,13 +84,46 @@ export function MessageActions({ message: m }: { message: Message }) {
   }, [open]);
   if (echoOf(m)) return null;
 
-  const s = current();
-  const can = permissions(s, m);
   const run = (fn: () => void | Promise<unknown>) => () => {
     setOpen(false);
     const out = fn();
     if (out instanceof Promise) out.catch((err: Error) => setNote(err.message));
   };
+  return (
+    <div class="message-actions" ref={box}>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="Add emoji reaction"
+        title="Add emoji reaction"
+        onClick={() =>
+          void picker().then((p) =>
+            p.openPicker((e) => {
+              closeDialog();
+              void setReaction(m.id, e, true).catch((err: Error) => setNote(err.message));
+            }),
+          )
+        }
+      >
+        ☺<span class="plus">+</span>
+      </button>
+      <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+        ⋮
+      </button>
+      {open && <ActionsMenu m={m} run={run} setNote={setNote} />}
+      {note && (
+        <span class="action-note" role="status" onAnimationEnd={() => setNote("")}>
+          {note}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The open menu: what you may do, by the organisation's settings (worked out only when the menu opens). */
+function ActionsMenu({ m, run, setNote }: { m: Message; run: (fn: () => void | Promise<unknown>) => () => void; setNote: (note: string) => void }) {
+  const s = current();
+  const can = permissions(s, m);
   const resolved = m.subject.startsWith("✔ ");
   const items: [string, () => void, boolean][] = [
     [
@@ -131,44 +164,16 @@ export function MessageActions({ message: m }: { message: Message }) {
     ["Delete message", run(async () => (await dialogs()).openDelete(m)), can.delete],
   ];
   return (
-    <div class="message-actions" ref={box}>
-      <button
-        type="button"
-        class="icon-button"
-        aria-label="Add emoji reaction"
-        title="Add emoji reaction"
-        onClick={() =>
-          void picker().then((p) =>
-            p.openPicker((e) => {
-              closeDialog();
-              void setReaction(m.id, e, true).catch((err: Error) => setNote(err.message));
-            }),
-          )
-        }
-      >
-        ☺<span class="plus">+</span>
-      </button>
-      <button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
-        ⋮
-      </button>
-      {open && (
-        <ul class="menu" role="menu" aria-label="Message actions">
-          {items
-            .filter(([, , shown]) => shown)
-            .map(([label, fn]) => (
-              <li key={label} role="none">
-                <button type="button" role="menuitem" class={label === "Delete message" ? "danger" : ""} onClick={fn}>
-                  {label}
-                </button>
-              </li>
-            ))}
-        </ul>
-      )}
-      {note && (
-        <span class="action-note" role="status" onAnimationEnd={() => setNote("")}>
-          {note}
-        </span>
-      )}
-    </div>
+    <ul class="menu" role="menu" aria-label="Message actions">
+      {items
+        .filter(([, , shown]) => shown)
+        .map(([label, fn]) => (
+          <li key={label} role="none">
+            <button type="button" role="menuitem" class={label === "Delete message" ? "danger" : ""} onClick={fn}>
+              {label}
+            </button>
+          </li>
+        ))}
+    </ul>
   );
 }
