@@ -101,6 +101,12 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     expect(a.url()).toContain("#settings/profile");
     // A member sees no organisation menu.
     expect(await a.getByRole("navigation", { name: "Settings sections" }).getByText("Organization settings").count()).toBe(0);
+    // Escape goes back to the messages; the gear is reachable again from the keyboard.
+    await a.keyboard.press("Escape");
+    await expect.poll(() => a.url()).toContain("#inbox");
+    await a.getByRole("link", { name: "Settings" }).focus();
+    await a.keyboard.press("Enter");
+    await a.getByRole("heading", { name: "Profile", level: 2 }).waitFor();
   });
 
   it("preferences: theme, Enter-to-send, time zone and emoji set reach the API and the other browser", async () => {

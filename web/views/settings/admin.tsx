@@ -132,7 +132,7 @@ export function Invites({ s }: { s: State }) {
     <>
       <Section title="Invite users">
         <form
-          class="field"
+          class="field stack"
           onSubmit={(e) => {
             e.preventDefault();
             void run(invite(emails, Number(inviteAs), defaults), "Invitations sent").then((ok) => {

@@ -41,7 +41,18 @@ const organization: Page[] = [
 export function Panel({ route }: { route: Extract<Route, { view: "settings" | "organization" }> }) {
   const s = useStateOf((st) => [st.settings, st.users, st.realm, st.subs, st.streams, st.alertWords, st.mutedUsers, st.userStatus, st.profileFields, st.groups, st.realmEmoji]);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [route.view, route.section]);
+  useEffect(() => {
+    heading.current?.focus();
+    document.querySelector('.settings-nav [aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [route.view, route.section]);
+  useEffect(() => {
+    // Escape leaves settings for the messages, as in Zulip (unless a dialog or menu takes it first).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented && !document.querySelector(".overlay")) location.hash = "#inbox";
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
   if (!s) return null;
   const admin = isAdmin(s);
   const pages = route.view === "settings" ? personal : organization;

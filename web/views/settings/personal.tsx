@@ -83,7 +83,7 @@ export function Account({ s }: { s: State }) {
       </Section>
       <Section title="Password">
         <form
-          class="field"
+          class="field stack"
           onSubmit={(e) => {
             e.preventDefault();
             void run(updateSettings({ old_password: oldPassword, new_password: newPassword }), "Password changed").then((ok) => {
