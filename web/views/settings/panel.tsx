@@ -4,7 +4,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { Route } from "../../state/narrow.js";
 import type { State } from "../../state/types.js";
 import { useStateOf } from "../select.js";
-import { Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
+import { Bots, Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
 import { CustomEmoji, DefaultChannels, Linkifiers, Playgrounds, UserGroups } from "./admin-lists.js";
 import { ChannelList, ChannelSettings, isAdmin } from "./channels.js";
 import { Account, AlertWords, MutedUsers, Notifications, Preferences, Profile, Status } from "./personal.js";
@@ -28,6 +28,7 @@ const organization: Page[] = [
   { slug: "organization-permissions", title: "Organization permissions", draw: (s) => <RealmSettings s={s} page="permissions" /> },
   { slug: "users", title: "Users", draw: (s) => <Users s={s} /> },
   { slug: "deactivated", title: "Deactivated users", draw: (s) => <Users s={s} deactivated /> },
+  { slug: "bots", title: "Bots", draw: (s) => <Bots s={s} /> },
   { slug: "invites", title: "Invitations", draw: (s) => <Invites s={s} /> },
   { slug: "user-groups", title: "User groups", draw: (s) => <UserGroups s={s} /> },
   { slug: "emoji-settings", title: "Custom emoji", draw: (s) => <CustomEmoji s={s} /> },
