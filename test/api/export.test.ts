@@ -194,6 +194,22 @@ describe("DELETE /export/realm/{export_id}", () => {
   });
 });
 
+describe("the export job", () => {
+  it("marks failed an export its process left half-written, and tells the administrator", async () => {
+    const { insertExport, updateExport } = await import("../../src/db/queries/exports.js");
+    const queue = await exportQueue(server, "iago");
+    const now = server.clock.now();
+    const id = await server.app.ctx.store.write(async (tx) => {
+      const row = await insertExport(tx, server.users.iago.realm_id, server.users.iago.id, now);
+      await updateExport(tx, row, { started_time: now });
+      return row;
+    });
+    await server.app.ctx.exports.runDue();
+    const [event] = await queue.next(1);
+    expect(event.exports.find((e: Json) => e.id === id)).toEqual({ id, export_time: now / 1000, acting_user_id: server.users.iago.id, export_url: null, deleted_timestamp: null, failed_timestamp: now / 1000, pending: false });
+  });
+});
+
 describe("limits", () => {
   it("allows five exports a week, then answers Zulip's rate-limit error", async () => {
     server.clock.advance(8 * 24 * 3600);

@@ -130,8 +130,9 @@ export async function writeRealmTables(db: Db, out: JsonSpool, realmId: number, 
   const scheduled = options.publicOnly ? [] : await small.scheduled;
   const scheduledRecords: Record<string, unknown>[] = [];
   for (const s of scheduled) {
-    const dmIds = (JSON.parse(s.dm_user_ids || "[]") as number[]).filter((id) => id !== s.sender_id);
-    const recipient = s.stream_id !== null ? (streamRecipients.get(s.stream_id) ?? null) : dmIds.length === 1 ? await personalRecipientOf(db, realmId, plan, dmIds[0] ?? 0) : ((await q.groupRecipientByKey(db, JSON.parse(s.dm_user_ids || "[]").join(","))) ?? null);
+    const participants = idList(s.dm_user_ids);
+    const others = participants.filter((id) => id !== s.sender_id);
+    const recipient = s.stream_id !== null ? (streamRecipients.get(s.stream_id) ?? null) : others.length === 1 ? await personalRecipientOf(db, realmId, plan, others[0] ?? 0) : ((await q.groupRecipientByKey(db, participants.join(","))) ?? null);
     scheduledRecords.push(scheduledRecord(s, recipient, plan.clients.get(s.client) ?? 0));
   }
   await out.table("zerver_scheduledmessage", onePage(scheduledRecords));
@@ -162,6 +163,16 @@ async function* keyedIds(fetch: (afterId: number) => Promise<number[]>): AsyncGe
 
 async function* concat(...sources: Pages[]): Pages {
   for (const source of sources) yield* source;
+}
+
+/** A stored JSON list of user ids (empty when unreadable). */
+function idList(text: string): number[] {
+  try {
+    const value: unknown = JSON.parse(text || "[]");
+    return Array.isArray(value) ? value.filter((v): v is number => typeof v === "number") : [];
+  } catch {
+    return [];
+  }
 }
 
 function nullableBool(value: number | null): boolean | null {
