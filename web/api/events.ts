@@ -28,9 +28,10 @@ let liveQueueId = "";
 export const currentQueueId = (): string => liveQueueId;
 
 /**
- * The parts of the state the app shows (state/snapshot.ts reads each). The queue still gets
- * every event type; the rest of the state (linkifiers, playgrounds, domains, default channels,
- * bots for administrators, onboarding...) is left out of the answer the page waits for.
+ * The parts of the state the app shows (state/snapshot.ts reads each; the settings views read
+ * linkifiers, playgrounds and default channels). The queue still gets every event type; the rest
+ * of the state (domains, default channel groups, bots for administrators, onboarding...) is left
+ * out of the answer the page waits for.
  */
 const fetchEventTypes = [
   "message",
@@ -41,6 +42,9 @@ const fetchEventTypes = [
   "realm_user",
   "realm_user_groups",
   "realm_emoji",
+  "realm_linkifiers",
+  "realm_playgrounds",
+  "default_streams",
   "custom_profile_fields",
   "subscription",
   "stream",
