@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
-import { abandonedExports, claimExport, exportById, exportsOfRealm, exportsSince, insertExport, publicChannelMessageCount, unstartedExports, updateExport, type RealmExportRow } from "../db/queries/exports.js";
+import { abandonedExports, claimExport, completeExport, exportById, exportsOfRealm, exportsSince, insertExport, publicChannelMessageCount, unstartedExports, updateExport, type RealmExportRow } from "../db/queries/exports.js";
 import { realmUploadSpaceUsed } from "../db/queries/attachments.js";
 import { userById, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
@@ -59,7 +59,7 @@ export async function checkDeleteExport(ctx: AppContext, user: UserRow, exportId
 export async function runRequestedExports(ctx: AppContext, stopping: () => boolean): Promise<void> {
   if (ctx.cluster && !ctx.cluster.jobs.held) return;
   // Runs are one at a time in this process: a claimed, unfinished export here is another run's leftover.
-  for (const row of await abandonedExports(ctx.db)) await finishExport(ctx, row, { failed_time: ctx.clock.now() }, false);
+  for (const row of await abandonedExports(ctx.db)) await failExport(ctx, row);
   for (const row of await unstartedExports(ctx.db)) {
     if (stopping()) return;
     if (await ctx.store.write((tx) => claimExport(tx, row.id, ctx.clock.now()))) await runExport(ctx, row);
@@ -82,17 +82,23 @@ async function runExport(ctx: AppContext, row: RealmExportRow): Promise<void> {
   } catch (error) {
     ctx.log.error({ err: error, exportId: row.id }, "data export failed");
     archive.destroy();
-    await finishExport(ctx, row, { failed_time: ctx.clock.now() }, false);
+    await failExport(ctx, row);
     return;
   }
-  await finishExport(ctx, row, { export_path: key }, true);
+  // In a cluster, a process that took the jobs lease over meanwhile may have marked it failed.
+  const recorded = await write(ctx, async (tx, outbox) => {
+    if (!(await completeExport(tx, row.id, key))) return false;
+    const actor = await userById(tx, row.acting_user_id);
+    if (actor) await internalSendDirect(ctx, tx, outbox, actor, "Your data export is complete. [View and download exports](/#organization/data-exports-admin).");
+    await notifyExports(ctx, tx, outbox, row.realm_id, row.acting_user_id);
+    return true;
+  });
+  if (!recorded) await ctx.files.delete(key);
 }
 
-async function finishExport(ctx: AppContext, row: RealmExportRow, changes: { export_path?: string; failed_time?: number }, succeeded: boolean): Promise<void> {
+async function failExport(ctx: AppContext, row: RealmExportRow): Promise<void> {
   await write(ctx, async (tx, outbox) => {
-    await updateExport(tx, row.id, changes);
-    const actor = await userById(tx, row.acting_user_id);
-    if (succeeded && actor) await internalSendDirect(ctx, tx, outbox, actor, "Your data export is complete. [View and download exports](/#organization/data-exports-admin).");
+    await updateExport(tx, row.id, { failed_time: ctx.clock.now() });
     await notifyExports(ctx, tx, outbox, row.realm_id, row.acting_user_id);
   });
 }

@@ -124,6 +124,12 @@ describe("POST /export/realm, GET /export/realm", () => {
       for (const u of users) expect(recipientIds).toContain(u.recipient);
       for (const s of realm.zerver_stream) expect(recipientIds).toContain(s.recipient);
       for (const sub of realm.zerver_subscription) expect(recipientIds).toContain(sub.recipient);
+      // Zulip's importer maps the cross-realm bots to its own, with their own recipients and subscriptions.
+      const bots = realm.zerver_userprofile_crossrealm as Json[];
+      for (const bot of bots) {
+        expect(recipientIds).not.toContain(bot.recipient_id);
+        expect(realm.zerver_subscription.filter((sub: Json) => sub.user_profile === bot.id)).toEqual([]);
+      }
       expect(realm.zerver_reaction).toEqual([{ id: 1, user_profile: server.users.othello.id, message: publicMessage, emoji_name: "octopus", emoji_code: "1f419", reaction_type: "unicode_emoji" }]);
       expect(realm.zerver_scheduledmessage).toEqual([]);
 

@@ -96,6 +96,9 @@ describe("rookery export", () => {
     expect(realm.zerver_reaction).toEqual([expect.objectContaining({ message: ids.dm, user_profile: server.users.othello.id, emoji_name: "smile" })]);
     const um = [...first.zerver_usermessage, ...second.zerver_usermessage];
     expect(new Set(um.map((u: Json) => u.id)).size).toBe(um.length);
+    const botIds = new Set(realm.zerver_userprofile_crossrealm.map((b: Json) => b.id));
+    expect(botIds.size).toBeGreaterThan(0);
+    expect(um.filter((u: Json) => botIds.has(u.user_profile))).toEqual([]);
   });
 
   it("includes secrets, scheduled messages and drafts when asked", () => {

@@ -101,6 +101,12 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     expect(a.url()).toContain("#settings/profile");
     // A member sees no organisation menu.
     expect(await a.getByRole("navigation", { name: "Settings sections" }).getByText("Organization settings").count()).toBe(0);
+    // Escape goes back to the messages; the gear is reachable again from the keyboard.
+    await a.keyboard.press("Escape");
+    await expect.poll(() => a.url()).toContain("#inbox");
+    await a.getByRole("link", { name: "Settings" }).focus();
+    await a.keyboard.press("Enter");
+    await a.getByRole("heading", { name: "Profile", level: 2 }).waitFor();
   });
 
   it("preferences: theme, Enter-to-send, time zone and emoji set reach the API and the other browser", async () => {
@@ -210,6 +216,14 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     await a.getByRole("region", { name: "Status" }).getByRole("button", { name: "Save" }).first().click();
     await expect.poll(async () => ((await get(a, `users/${server.users.hamlet.id}/status`)).status as Record<string, unknown>)?.status_text).toBe("Thinking");
     await expect.poll(() => b.getByLabel("Status message").inputValue()).toBe("Thinking");
+    await a.getByLabel("Status emoji name").fill("octopus");
+    await a.getByRole("region", { name: "Status" }).getByRole("button", { name: "Save" }).nth(1).click();
+    await expect.poll(async () => ((await get(a, `users/${server.users.hamlet.id}/status`)).status as Record<string, unknown>)?.emoji_name).toBe("octopus");
+    await expect.poll(() => b.getByLabel("Status emoji name").inputValue()).toBe("octopus");
+    await a.getByLabel("Status emoji name").fill("no_such_emoji");
+    await a.getByRole("region", { name: "Status" }).getByRole("button", { name: "Save" }).nth(1).click();
+    await a.getByRole("alert").filter({ hasText: "Emoji 'no_such_emoji' does not exist" }).waitFor();
+    expected.push("POST /json/users/me/status: 400");
     await a.getByLabel("Set yourself as away").check();
     await expect.poll(() => b.getByLabel("Set yourself as away").isChecked()).toBe(true);
   });
@@ -261,6 +275,11 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     await expect.poll(() => iago.locator(".settings-table tbody tr").count()).toBe(1);
     await iago.getByLabel("Role of Othello, the Moor of Venice").selectOption({ label: "Moderator" });
     await expect.poll(async () => ((await get(iago, `users/${server.users.othello.id}`)).user as Record<string, unknown>).role).toBe(300);
+    // Only an owner makes owners: the administrator sees the server's refusal, and the role stays.
+    await iago.getByLabel("Role of Othello, the Moor of Venice").selectOption({ label: "Owner" });
+    await iago.getByRole("alert").filter({ hasText: "Must be an organization owner" }).waitFor();
+    expected.push(`PATCH /json/users/${server.users.othello.id}: 400`);
+    expect(await iago.getByLabel("Role of Othello, the Moor of Venice").inputValue()).toBe("300");
     await iago.getByLabel("Search users").fill("");
     await both(iago, "users")();
 
@@ -309,6 +328,85 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     expect(linkRefused).toMatchObject({ result: "error", msg: "Must be an organization administrator" });
     expected.push("POST /json/realm/filters: 400");
   }, 90000);
+
+  it("account: an email change waits for the confirmation link", async () => {
+    await go(a, "#settings/account-and-privacy");
+    await a.getByRole("textbox", { name: "Email", exact: true }).fill("prince@zulip.com");
+    await a.getByRole("button", { name: "Change email" }).click();
+    await a.getByText("Check your email (prince@zulip.com) to confirm the new address.").waitFor();
+    expect(((await get(a, "users/me")) as { delivery_email?: string; email: string }).delivery_email ?? "").toBe(server.users.hamlet.delivery_email);
+  });
+
+  it("channel administration: privacy, subscribers and archiving, followed in a member's browser", async () => {
+    const id = (await createStreams(server, "iago", ["Wittenberg"], { principals: [server.users.hamlet.id, server.users.iago.id] })).Wittenberg ?? 0;
+    await go(b, "#settings/channels");
+    await b.locator(".settings-main").getByRole("link", { name: "Wittenberg" }).waitFor();
+    await go(iago, `#settings/channels/${id}`);
+    await iago.getByLabel("Who can access the channel").selectOption({ label: "Private, shared history" });
+    await expect.poll(async () => (await get(iago, `streams/${id}`)).stream).toMatchObject({ invite_only: true, history_public_to_subscribers: true });
+    await expect.poll(() => b.locator(".settings-main").getByRole("listitem").filter({ hasText: "Wittenberg" }).textContent()).toContain("Private");
+
+    await iago.getByLabel("Add subscriber").selectOption({ label: "Othello, the Moor of Venice" });
+    await expect.poll(async () => (await get(iago, `streams/${id}/members`)).subscribers).toContain(server.users.othello.id);
+    await iago.getByRole("button", { name: "Unsubscribe Othello, the Moor of Venice" }).click();
+    await expect.poll(async () => (await get(iago, `streams/${id}/members`)).subscribers).not.toContain(server.users.othello.id);
+
+    iago.once("dialog", (d) => void d.accept());
+    await iago.getByRole("button", { name: "Archive channel" }).click();
+    await expect.poll(async () => (await get(iago, `streams/${id}`)).result).toBe("error");
+    expected.push(`GET /json/streams/${id}: 400`);
+    await expect.poll(() => b.locator(".settings-main").getByRole("link", { name: "Wittenberg" }).count()).toBe(0);
+  });
+
+  it("organisation lists: user groups, custom emoji, code playgrounds, default channels, permissions", async () => {
+    await go(iago, "#organization/user-groups");
+    await iago.getByLabel("Group name").fill("players");
+    await iago.getByLabel("Group description").fill("The travelling players");
+    await iago.getByRole("button", { name: "Create user group" }).click();
+    await iago.getByRole("heading", { name: "players" }).waitFor();
+    await iago.getByLabel("Add a member to players").selectOption({ label: "Othello, the Moor of Venice" });
+    const players = async () => ((await get(iago, "user_groups")).user_groups as { name: string; members: number[] }[]).find((g) => g.name === "players");
+    await expect.poll(async () => (await players())?.members.sort()).toEqual([server.users.iago.id, server.users.othello.id].sort());
+
+    await go(iago, "#organization/emoji-settings");
+    await iago.getByLabel("Emoji name").fill("crown");
+    await iago.getByLabel("Emoji image").setInputFiles({ name: "crown.png", mimeType: "image/png", buffer: png(230, 190, 20) });
+    await iago.getByRole("button", { name: "Add emoji" }).click();
+    await iago.getByRole("button", { name: "Delete :crown:" }).waitFor();
+    expect(Object.values((await get(iago, "realm/emoji")).emoji as Record<string, { name: string }>).map((e) => e.name)).toContain("crown");
+
+    await go(iago, "#organization/playground-settings");
+    await iago.getByLabel("Language").fill("Python");
+    await iago.getByLabel("Name").fill("Python online");
+    await iago.getByLabel("URL template").fill("https://python.example.com/?code={code}");
+    await iago.getByRole("button", { name: "Add code playground" }).click();
+    await iago.getByRole("button", { name: "Delete playground Python online" }).waitFor();
+    expect((await register(a, ["realm_playgrounds"])).realm_playgrounds).toMatchObject([{ name: "Python online", pygments_language: "Python", url_template: "https://python.example.com/?code={code}" }]);
+    const playgroundRefused = await jsonCall(a, "POST", "realm/playgrounds", { name: "Mine", pygments_language: "Python", url_template: "https://x.example.com/{code}" });
+    expect(playgroundRefused).toMatchObject({ result: "error", msg: "Must be an organization administrator" });
+    expected.push("POST /json/realm/playgrounds: 400");
+
+    await go(iago, "#organization/default-channels-list");
+    await iago.getByLabel("Add a default channel").selectOption({ label: "Elsinore" });
+    await iago.getByRole("button", { name: "Remove Elsinore" }).waitFor();
+    expect(((await register(a, ["default_streams"])).realm_default_streams as { stream_id: number }[]).map((d) => d.stream_id)).toEqual([denmarkId]);
+    const defaultRefused = await jsonCall(a, "POST", "default_streams", { stream_id: denmarkId });
+    expect(defaultRefused).toMatchObject({ result: "error", msg: "Must be an organization administrator" });
+    expected.push("POST /json/default_streams: 400");
+
+    await go(iago, "#organization/organization-permissions");
+    // Only owners choose who may invite: the administrator is told so, as the server says it.
+    await iago.getByLabel("Who can invite users to this organization").selectOption({ label: "Administrators" });
+    await iago.getByRole("alert").filter({ hasText: "Must be an organization owner" }).waitFor();
+    expected.push("PATCH /json/realm: 400");
+    expect(await iago.getByLabel("Who can invite users to this organization").inputValue()).toBe("1");
+    await iago.getByLabel("Who can add users to channels").selectOption({ label: "Administrators" });
+    await expect.poll(async () => (await register(a, ["realm"])).realm_invite_to_stream_policy).toBe(2);
+    const subscribeRefused = await jsonCall(a, "POST", "users/me/subscriptions", { subscriptions: [{ name: "Elsinore" }], principals: [server.users.othello.id] });
+    expect(subscribeRefused).toMatchObject({ result: "error", msg: "Insufficient permission" });
+    expected.push("POST /json/users/me/subscriptions: 400");
+    await both(iago, "permissions")();
+  }, 60000);
 
   it("drew no console errors beyond the refusals made on purpose", () => {
     const left = [...errors];

@@ -181,3 +181,8 @@ export async function groupRecipientByKey(db: Db, dmKey: string): Promise<number
   const row = await db.selectFrom("recipient").select("id").where("type", "=", RecipientType.GROUP).where("dm_key", "=", dmKey).executeTakeFirst();
   return row?.id;
 }
+
+/** The realm's copies of Zulip's system bots (Notification Bot, Welcome Bot…), by id and email. */
+export function systemBotsOf(db: Db, realmId: number): Promise<{ id: number; email: string }[]> {
+  return db.selectFrom("user").select(["id", "email"]).where("realm_id", "=", realmId).where("is_system_bot", "=", 1).orderBy("id").execute();
+}

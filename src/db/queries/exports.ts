@@ -43,6 +43,12 @@ export async function claimExport(db: Db, id: number, now: number): Promise<bool
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Records a finished export's archive; false when the export was marked failed meanwhile. */
+export async function completeExport(db: Db, id: number, exportPath: string): Promise<boolean> {
+  const result = await db.updateTable("realm_export").set({ export_path: exportPath }).where("id", "=", id).where("failed_time", "is", null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Changes an export's row. */
 export async function updateExport(db: Db, id: number, changes: Updateable<RealmExportTable>): Promise<void> {
   await db.updateTable("realm_export").set(changes).where("id", "=", id).execute();

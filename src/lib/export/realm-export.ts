@@ -49,7 +49,11 @@ export async function writeRealmExport(db: Db, files: FileStore, realmId: number
   const scratch = await fs.mkdtemp(path.join(options.scratchDir ?? os.tmpdir(), "rookery-export-"));
   const tar = new TarGzWriter(out);
   try {
-    const plan: IdPlan = { recipientBase: await q.maxRecipientId(db), clients: new Map((await q.clientNames(db, realmId)).map((name, i) => [name, i + 1])) };
+    const plan: IdPlan = {
+      recipientBase: await q.maxRecipientId(db),
+      clients: new Map((await q.clientNames(db, realmId)).map((name, i) => [name, i + 1])),
+      systemBots: new Set((await q.systemBotsOf(db, realmId)).map((bot) => bot.id)),
+    };
     const realm = JsonSpool.open(scratch, `${options.folder}/realm.json`);
     await writeRealmTables(db, realm, realmId, plan, options);
     await realm.moveInto(tar, "\n}\n");
@@ -83,7 +87,9 @@ async function writeMessageBatches(db: Db, tar: TarGzWriter, scratch: string, re
     const spool = JsonSpool.open(scratch, `${options.folder}/messages-${String(batch).padStart(6, "0")}.json`);
     await spool.table("zerver_message", onePage(page.map((m) => messageRecord(m, plan.clients.get(m.client) ?? 0))));
     const rows = await q.userMessagesOf(db, page.map((m) => m.id));
-    await spool.table("zerver_usermessage", onePage(rows.map((r) => ({ id: ++userMessageId, user_profile: r.user_id, message: r.message_id, flags_mask: r.flags }))));
+    // As Zulip's exports: the rows of the organisation's own users (not of the system bots).
+    const own = rows.filter((r) => !plan.systemBots.has(r.user_id));
+    await spool.table("zerver_usermessage", onePage(own.map((r) => ({ id: ++userMessageId, user_profile: r.user_id, message: r.message_id, flags_mask: r.flags }))));
     await spool.moveInto(tar, "\n}\n");
     done += page.length;
     options.progress?.(done, total);

@@ -16,10 +16,9 @@ const PAGE = 500;
 export interface IdPlan {
   recipientBase: number;
   clients: Map<string, number>;
+  /** The realm's copies of Zulip's system bots: exported as cross-realm bots, which Zulip's importer maps to its own. */
+  systemBots: ReadonlySet<number>;
 }
-
-/** Zulip's cross-realm system bots by the email they have in an export. */
-const SYSTEM_BOT_EMAILS = new Set(["notification-bot@zulip.com", "welcome-bot@zulip.com", "emailgateway@zulip.com"]);
 
 const personalRecipient = (plan: IdPlan, user: q.ExportUserRow): number => user.recipient_id ?? plan.recipientBase + 2 * user.id;
 const streamRecipient = (plan: IdPlan, stream: q.ExportStreamRow): number => stream.recipient_id ?? plan.recipientBase + 2 * stream.id + 1;
@@ -45,7 +44,8 @@ export async function writeRealmTables(db: Db, out: JsonSpool, realmId: number, 
   if (!realm) throw new Error(`no realm ${realmId}`);
   const users = () => keyed((after) => q.usersPage(db, realmId, after, PAGE));
   const streams = () => keyed((after) => q.streamsPage(db, realmId, after, PAGE));
-  const humans = (page: q.ExportUserRow[]) => page.filter((u) => !(u.is_system_bot === 1 && SYSTEM_BOT_EMAILS.has(u.email)));
+  // Zulip's importer gives its own system bots their recipients and subscriptions: theirs stay out.
+  const humans = (page: q.ExportUserRow[]) => page.filter((u) => !plan.systemBots.has(u.id));
   const streamRecipients = new Map<number, number>();
   for await (const page of streams()) for (const s of page) streamRecipients.set(s.id, streamRecipient(plan, s));
   let counter = 0;
@@ -88,7 +88,7 @@ export async function writeRealmTables(db: Db, out: JsonSpool, realmId: number, 
   await out.table(
     "zerver_recipient",
     concat(
-      mapped(users(), (page) => page.map((u) => ({ id: personalRecipient(plan, u), type: RecipientType.PERSONAL, type_id: u.id }))),
+      mapped(users(), (page) => humans(page).map((u) => ({ id: personalRecipient(plan, u), type: RecipientType.PERSONAL, type_id: u.id }))),
       mapped(streams(), (page) => page.map((s) => ({ id: streamRecipient(plan, s), type: RecipientType.STREAM, type_id: s.id }))),
       mapped(groupRecipients(), (page) => page.map((r) => ({ id: r.id, type: RecipientType.GROUP, type_id: r.id }))),
     ),
@@ -111,7 +111,7 @@ export async function writeRealmTables(db: Db, out: JsonSpool, realmId: number, 
           wildcard_mentions_notify: nullableBool(sub.wildcard_mentions_notify),
         })),
       ),
-      mapped(users(), (page) => page.map((u) => dmSubscriptionRecord(next(), u.id, personalRecipient(plan, u), u.is_active === 1))),
+      mapped(users(), (page) => humans(page).map((u) => dmSubscriptionRecord(next(), u.id, personalRecipient(plan, u), u.is_active === 1))),
       mapped(groupRecipients(), (page) => page.flatMap((r) => r.dm_key.split(",").map((id) => dmSubscriptionRecord(next(), Number(id), r.id, true)))),
     ),
   );

@@ -13,7 +13,7 @@ function AddForm({ fields, button, submit }: { fields: [name: string, label: str
   const { run, note, busy } = useSave();
   return (
     <form
-      class="field add-form"
+      class="field stack"
       onSubmit={(e) => {
         e.preventDefault();
         void run(submit(values), "Added").then((ok) => ok && setValues({}));
@@ -158,7 +158,7 @@ export function CustomEmoji({ s }: { s: State }) {
         ))}
       </ul>
       <form
-        class="field add-form"
+        class="field stack"
         onSubmit={(e) => {
           e.preventDefault();
           if (!file) return;

@@ -109,7 +109,7 @@ export function ColorField({ label, value, save }: { label: string; value: strin
 }
 
 /** A text field with its own Save button; follows the state's value until the person edits it. */
-export function TextField({ label, value, save, type = "text", multiline = false, button = "Save", clearOnSave = false, autocomplete }: { label: string; value: string; save: (v: string) => Promise<unknown>; type?: "text" | "email" | "url"; multiline?: boolean; button?: string; clearOnSave?: boolean; autocomplete?: string }) {
+export function TextField({ label, value, save, saved, type = "text", multiline = false, button = "Save", clearOnSave = false, autocomplete }: { label: string; value: string; save: (v: string) => Promise<unknown>; saved?: (v: string) => string; type?: "text" | "email" | "url"; multiline?: boolean; button?: string; clearOnSave?: boolean; autocomplete?: string }) {
   const [text, setText] = useState(value);
   const [dirty, setDirty] = useState(false);
   const { run, note, busy } = useSave();
@@ -125,7 +125,7 @@ export function TextField({ label, value, save, type = "text", multiline = false
       class="field"
       onSubmit={(e) => {
         e.preventDefault();
-        void run(save(text)).then((ok) => {
+        void run(save(text), saved?.(text)).then((ok) => {
           if (ok) {
             setDirty(false);
             if (clearOnSave) setText("");

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { Route } from "../../state/narrow.js";
 import type { State } from "../../state/types.js";
 import { useStateOf } from "../select.js";
-import { Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
+import { Bots, Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
 import { CustomEmoji, DefaultChannels, Linkifiers, Playgrounds, UserGroups } from "./admin-lists.js";
 import { ChannelList, ChannelSettings, isAdmin } from "./channels.js";
 import { Account, AlertWords, MutedUsers, Notifications, Preferences, Profile, Status } from "./personal.js";
@@ -28,6 +28,7 @@ const organization: Page[] = [
   { slug: "organization-permissions", title: "Organization permissions", draw: (s) => <RealmSettings s={s} page="permissions" /> },
   { slug: "users", title: "Users", draw: (s) => <Users s={s} /> },
   { slug: "deactivated", title: "Deactivated users", draw: (s) => <Users s={s} deactivated /> },
+  { slug: "bots", title: "Bots", draw: (s) => <Bots s={s} /> },
   { slug: "invites", title: "Invitations", draw: (s) => <Invites s={s} /> },
   { slug: "user-groups", title: "User groups", draw: (s) => <UserGroups s={s} /> },
   { slug: "emoji-settings", title: "Custom emoji", draw: (s) => <CustomEmoji s={s} /> },
@@ -40,7 +41,18 @@ const organization: Page[] = [
 export function Panel({ route }: { route: Extract<Route, { view: "settings" | "organization" }> }) {
   const s = useStateOf((st) => [st.settings, st.users, st.realm, st.subs, st.streams, st.alertWords, st.mutedUsers, st.userStatus, st.profileFields, st.groups, st.realmEmoji]);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [route.view, route.section]);
+  useEffect(() => {
+    heading.current?.focus();
+    document.querySelector('.settings-nav [aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [route.view, route.section]);
+  useEffect(() => {
+    // Escape leaves settings for the messages, as in Zulip (unless a dialog or menu takes it first).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented && !document.querySelector(".overlay")) location.hash = "#inbox";
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
   if (!s) return null;
   const admin = isAdmin(s);
   const pages = route.view === "settings" ? personal : organization;

@@ -79,11 +79,11 @@ export function Account({ s }: { s: State }) {
   return (
     <>
       <Section title="Email">
-        <TextField label="Email" type="email" value={String(me?.delivery_email ?? me?.email ?? "")} save={(v) => updateSettings({ email: v })} button="Change email" autocomplete="email" />
+        <TextField label="Email" type="email" value={String(me?.delivery_email ?? me?.email ?? "")} save={(v) => updateSettings({ email: v })} saved={(v) => `Check your email (${v}) to confirm the new address.`} button="Change email" autocomplete="email" />
       </Section>
       <Section title="Password">
         <form
-          class="field"
+          class="field stack"
           onSubmit={(e) => {
             e.preventDefault();
             void run(updateSettings({ old_password: oldPassword, new_password: newPassword }), "Password changed").then((ok) => {
