@@ -216,6 +216,14 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     await a.getByRole("region", { name: "Status" }).getByRole("button", { name: "Save" }).first().click();
     await expect.poll(async () => ((await get(a, `users/${server.users.hamlet.id}/status`)).status as Record<string, unknown>)?.status_text).toBe("Thinking");
     await expect.poll(() => b.getByLabel("Status message").inputValue()).toBe("Thinking");
+    await a.getByLabel("Status emoji name").fill("octopus");
+    await a.getByRole("region", { name: "Status" }).getByRole("button", { name: "Save" }).nth(1).click();
+    await expect.poll(async () => ((await get(a, `users/${server.users.hamlet.id}/status`)).status as Record<string, unknown>)?.emoji_name).toBe("octopus");
+    await expect.poll(() => b.getByLabel("Status emoji name").inputValue()).toBe("octopus");
+    await a.getByLabel("Status emoji name").fill("no_such_emoji");
+    await a.getByRole("region", { name: "Status" }).getByRole("button", { name: "Save" }).nth(1).click();
+    await a.getByRole("alert").filter({ hasText: "Emoji 'no_such_emoji' does not exist" }).waitFor();
+    expected.push("POST /json/users/me/status: 400");
     await a.getByLabel("Set yourself as away").check();
     await expect.poll(() => b.getByLabel("Set yourself as away").isChecked()).toBe(true);
   });
@@ -267,6 +275,11 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     await expect.poll(() => iago.locator(".settings-table tbody tr").count()).toBe(1);
     await iago.getByLabel("Role of Othello, the Moor of Venice").selectOption({ label: "Moderator" });
     await expect.poll(async () => ((await get(iago, `users/${server.users.othello.id}`)).user as Record<string, unknown>).role).toBe(300);
+    // Only an owner makes owners: the administrator sees the server's refusal, and the role stays.
+    await iago.getByLabel("Role of Othello, the Moor of Venice").selectOption({ label: "Owner" });
+    await iago.getByRole("alert").filter({ hasText: "Must be an organization owner" }).waitFor();
+    expected.push(`PATCH /json/users/${server.users.othello.id}: 400`);
+    expect(await iago.getByLabel("Role of Othello, the Moor of Venice").inputValue()).toBe("300");
     await iago.getByLabel("Search users").fill("");
     await both(iago, "users")();
 
