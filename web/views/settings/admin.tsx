@@ -2,6 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { createInviteLink, invite, listInvites, revokeInvite, setUserActive, updateRealm, updateUser, uploadRealmImage } from "../../api/settings.js";
 import type { State, User } from "../../state/types.js";
+import { sameOrigin } from "../avatar.js";
 import { Choice, Section, TextField, Toggle, useSave } from "./form.js";
 
 /** Zulip's roles, highest first. */
@@ -215,6 +216,9 @@ function PendingInvite({ invite: i, done }: { invite: Record<string, unknown>; d
   );
 }
 
+/** An icon or logo this server stores (its defaults live on other origins or at Zulip's /static/ paths). */
+const uploaded = (url: unknown): boolean => typeof url === "string" && sameOrigin(url) && url.startsWith("/user_avatars/");
+
 /** The organisation's name, description, icon and logo. */
 export function OrgProfile({ s }: { s: State }) {
   const { run, note } = useSave();
@@ -238,7 +242,9 @@ export function OrgProfile({ s }: { s: State }) {
       <TextField label="Organization name" value={String(s.realm.realm_name ?? "")} save={(v) => updateRealm({ name: v })} />
       <TextField label="Organization description" value={String(s.realm.realm_description ?? "")} save={(v) => updateRealm({ description: v })} multiline />
       <div class="avatar-row">
+        {uploaded(s.realm.realm_icon_url) && <img class="realm-image" src={String(s.realm.realm_icon_url)} alt="Organization icon" width={48} height={48} />}
         {image("icon", "Upload icon")}
+        {uploaded(s.realm.realm_logo_url) && <img class="realm-image" src={String(s.realm.realm_logo_url)} alt="Organization logo" height={48} />}
         {image("logo", "Upload logo")}
       </div>
       {note}
