@@ -4,34 +4,35 @@
  * search and permalinks open the message, the app carries on over a server restart, and a
  * deactivated person's session ends. No console errors; screenshots of the main views.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import pino from "pino";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../../src/app.js";
-import { buildWeb } from "../../web/build.js";
 import { createStreams } from "../api/streams-helpers.js";
-import { clusterMode, startServer, testBackend, type TestServer } from "../harness/server.js";
-import { NO_CHROMIUM, hasChromium, jsonCall, launch, logIn, openPage, screenshotDir } from "./browser.js";
+import { clusterMode, testBackend, type TestServer } from "../harness/server.js";
+import { NO_CHROMIUM, hasChromium, jsonCall, logIn, openPage } from "./browser.js";
+import { twoPeople } from "./two-people.js";
 
 if (!hasChromium) console.log(NO_CHROMIUM);
 const restartable = !clusterMode && testBackend() === "sqlite";
 
 describe.skipIf(!hasChromium)("the web app in two browsers", () => {
+  let denmarkId = 0;
+  const people = twoPeople({
+    context: { timezoneId: "Europe/Copenhagen" },
+    async prepare(server) {
+      // Made as Zulip's tests make channels: without Notification Bot's creation notice, so it starts empty.
+      const created = await createStreams(server, "hamlet", ["Denmark"], { description: "The **royal** channel", principals: [server.users.hamlet.id, server.users.othello.id] });
+      denmarkId = created.Denmark ?? 0;
+    },
+  });
+  const { contexts, errors, shot } = people;
   let server: TestServer;
-  let restarted: App | undefined;
   let browser: Browser;
-  let contexts: BrowserContext[] = [];
   let hamlet: Page;
   let othello: Page;
-  const errors: string[] = [];
-  const webDir = mkdtempSync(path.join(tmpdir(), "rookery-web-test-"));
-  const shots = screenshotDir();
-  let denmarkId = 0;
+  let restarted: App | undefined;
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
   const send = async (page: Page, params: Record<string, unknown>) => {
     const answer = await jsonCall(page, "POST", "messages", params);
     expect(answer.result).toBe("success");
@@ -39,31 +40,16 @@ describe.skipIf(!hasChromium)("the web app in two browsers", () => {
   };
   const row = (page: Page, id: number) => page.locator(`.message[data-id="${id}"]`);
 
-  beforeAll(async () => {
-    await buildWeb(webDir);
-    server = await startServer({ webDir });
-    // Made as Zulip's tests make channels: without Notification Bot's creation notice, so it starts empty.
-    const created = await createStreams(server, "hamlet", ["Denmark"], { description: "The **royal** channel", principals: [server.users.hamlet.id, server.users.othello.id] });
-    denmarkId = created.Denmark ?? 0;
-    browser = await launch();
-    for (let i = 0; i < 2; i++) contexts.push(await browser.newContext({ viewport: { width: 1400, height: 1024 }, timezoneId: "Europe/Copenhagen" }));
-    hamlet = await openPage(contexts[0]!, errors);
-    othello = await openPage(contexts[1]!, errors);
-    await logIn(hamlet, server.url, server.users.hamlet.delivery_email, server.password);
-    await logIn(othello, server.url, server.users.othello.delivery_email, server.password);
-  }, 60000);
+  beforeAll(() => {
+    ({ server, browser, hamlet, othello } = people);
+  });
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    contexts = [];
-    await browser?.close();
+    // The restarted app replaces the one the harness would close.
     if (restarted) {
       await restarted.close();
       server.app.close = async () => {};
     }
-    await server?.stop();
-    rmSync(webDir, { recursive: true, force: true });
-    console.log(`screenshots of the web app: ${shots}`);
   });
 
   it("a channel message appears live for the other person, with unread counts that rise and clear", async () => {

@@ -5,15 +5,12 @@
  * through the message menu seen live, a reaction through the picker, and every user-controlled
  * string with script in it staying inert.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import sharp from "sharp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildWeb } from "../../web/build.js";
-import { startServer, type TestServer } from "../harness/server.js";
-import { NO_CHROMIUM, hasChromium, jsonCall, launch, logIn, openPage, screenshotDir } from "./browser.js";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../harness/server.js";
+import { NO_CHROMIUM, hasChromium, jsonCall } from "./browser.js";
+import { twoPeople } from "./two-people.js";
 
 if (!hasChromium) console.log(NO_CHROMIUM);
 
@@ -26,17 +23,25 @@ const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>
 const NAME_XSS = "<img src=x onerror=window.__xss=3 ";
 
 describe.skipIf(!hasChromium)("compose, message actions and people in two browsers", () => {
+  let denmarkId = 0;
+  const people = twoPeople({
+    defaultTimeout: 8000,
+    async prepare(server) {
+      // The server's test clock starts in 2024; the browsers live now (edit limits and presence compare the two).
+      server.clock.advance(Math.floor((Date.now() - server.clock.now()) / 1000));
+      const created = await server.as("hamlet").post("/users/me/subscriptions", { subscriptions: [{ name: "Denmark" }], principals: [server.users.hamlet.id, server.users.othello.id] });
+      expect(created.status).toBe(200);
+      denmarkId = Number((await server.as("hamlet").get("/get_stream_id", { stream: "Denmark" })).body.stream_id);
+    },
+  });
+  const { contexts, errors, shot } = people;
   let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
   let hamlet: Page;
   let othello: Page;
-  const errors: string[] = [];
-  const webDir = mkdtempSync(path.join(tmpdir(), "rookery-web-b-"));
-  const shots = screenshotDir();
-  let denmarkId = 0;
+  beforeAll(() => {
+    ({ server, hamlet, othello } = people);
+  });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
   const row = (page: Page, id: number) => page.locator(`.message[data-id="${id}"]`);
   const go = (page: Page, hash: string) => page.evaluate((h) => void (location.hash = h), hash);
   /** Opens a topic and waits until compose has taken it as its recipient. */
@@ -48,34 +53,6 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
   const textbox = (page: Page) => page.getByRole("textbox", { name: "Message" });
   /** The id of the newest message in the open view whose text contains `text`. */
   const idOf = async (page: Page, text: string) => Number(await page.locator(".message:not([data-id*='.'])", { hasText: text }).last().getAttribute("data-id"));
-
-  beforeAll(async () => {
-    await buildWeb(webDir);
-    server = await startServer({ webDir });
-    // The server's test clock starts in 2024; the browsers live now (edit limits and presence compare the two).
-    server.clock.advance(Math.floor((Date.now() - server.clock.now()) / 1000));
-    const created = await server.as("hamlet").post("/users/me/subscriptions", { subscriptions: [{ name: "Denmark" }], principals: [server.users.hamlet.id, server.users.othello.id] });
-    expect(created.status).toBe(200);
-    denmarkId = Number((await server.as("hamlet").get("/get_stream_id", { stream: "Denmark" })).body.stream_id);
-    browser = await launch();
-    for (let i = 0; i < 2; i++) {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 1024 } });
-      context.setDefaultTimeout(8000);
-      contexts.push(context);
-    }
-    hamlet = await openPage(contexts[0]!, errors);
-    othello = await openPage(contexts[1]!, errors);
-    await logIn(hamlet, server.url, server.users.hamlet.delivery_email, server.password);
-    await logIn(othello, server.url, server.users.othello.delivery_email, server.password);
-  }, 60000);
-
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
-    rmSync(webDir, { recursive: true, force: true });
-    console.log(`screenshots of the web app: ${shots}`);
-  });
 
   it("sends to a channel topic with Ctrl+Enter (Enter is a new line by default); the other person sees it live with typing first", async () => {
     await go(hamlet, topicHash("castle"));

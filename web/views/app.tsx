@@ -1,3 +1,5 @@
+import { signal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import { connection, route } from "../state/store.js";
 import { useStateOf } from "./select.js";
 import { LeftSidebar } from "./left-sidebar.js";
@@ -11,24 +13,34 @@ import { Compose } from "./compose/compose.js";
 import { RightSidebar } from "./right-sidebar/right-sidebar.js";
 import { GearLinks, SettingsSlot } from "./settings-slot.js";
 
+/** On a phone-width screen the left sidebar is a panel over the middle, opened from the top bar. */
+const navOpen = signal(false);
+
 /** The shell: top bar, left sidebar | middle (a view, then compose) | right sidebar. */
 export function App() {
   const s = useStateOf((st) => [st.realm, st.settings]);
+  const r = route.value;
+  // Going somewhere closes the panel.
+  useEffect(() => {
+    navOpen.value = false;
+  }, [r]);
   if (!s) return <div class="loading" role="status">Loading…</div>;
   // Zulip's color_scheme: 1 follows the system, 2 dark, 3 light.
   const scheme = Number(s.settings.color_scheme ?? 1);
   document.documentElement.classList.toggle("dark", scheme === 2);
   document.documentElement.classList.toggle("light", scheme === 3);
-  const r = route.value;
   return (
-    <div class="app">
+    <div class={navOpen.value ? "app nav-open" : "app"}>
       <ConnectionBanner />
       <header class="top">
+        <button type="button" class="menu-toggle" aria-label="Views and conversations" aria-expanded={navOpen.value} aria-controls="left-nav" onClick={() => (navOpen.value = !navOpen.value)}>
+          ☰
+        </button>
         <a class="brand" href="#inbox">{String(s.realm.realm_name ?? "Rookery")}</a>
         <SearchBar />
         <GearLinks />
       </header>
-      <nav class="left" aria-label="Views and conversations">
+      <nav class="left" id="left-nav" aria-label="Views and conversations">
         <LeftSidebar />
       </nav>
       <main class="middle">

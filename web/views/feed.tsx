@@ -6,6 +6,7 @@ import { anchorOf, narrowKey } from "../state/narrow.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
 import { NarrowHeader } from "./narrow-header.js";
+import { TypingNotice } from "./compose/typing.js";
 import { fillEmoji } from "./rendered-emoji.js";
 import { MessageRow, RecipientBar } from "./message-row.js";
 import { useStateOf } from "./select.js";
@@ -185,6 +186,7 @@ export function Feed({ terms }: { terms: Term[] }) {
         <div class="rows" onClick={onContentClick}>
           {body}
         </div>
+        {list && list.foundNewest && hi === list.ids.length && <TypingNotice />}
       </div>
     </section>
   );

@@ -12,6 +12,8 @@ export function SearchBar() {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const input = useRef<HTMLInputElement>(null);
+  // Tab completes a suggestion only after you typed or picked one; otherwise it moves focus on (keyboard-only use).
+  const typed = useRef(false);
 
   // The box shows the open narrow's query (except while you type in it).
   const shown = r.view === "feed" && s ? termsToQuery(r.terms, s) : "";
@@ -44,11 +46,12 @@ export function SearchBar() {
       setOpen(true);
       const n = suggestions.length;
       if (n > 0) setActive((i) => (e.key === "ArrowDown" ? (i + 1) % n : (i - 1 + n) % n));
+      typed.current = true;
     } else if (e.key === "Escape") {
       setOpen(false);
       setText(shown);
       input.current?.blur();
-    } else if (e.key === "Tab" && open && suggestions[Math.max(0, active)]) {
+    } else if (e.key === "Tab" && !e.shiftKey && open && (typed.current || active >= 0) && suggestions[Math.max(0, active)]) {
       e.preventDefault();
       setText(suggestions[Math.max(0, active)]?.query ?? text);
       setActive(-1);
@@ -81,12 +84,16 @@ export function SearchBar() {
         placeholder="Search (try channel:, topic:, sender:, is:starred)"
         value={text}
         onInput={(e) => {
+          typed.current = true;
           setText(e.currentTarget.value);
           setOpen(true);
           setActive(-1);
         }}
         onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onBlur={() => {
+          typed.current = false;
+          setTimeout(() => setOpen(false), 150);
+        }}
         onKeyDown={onKeyDown}
       />
       {suggestions.length > 0 && (

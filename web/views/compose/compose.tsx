@@ -18,7 +18,6 @@ import { Overlay } from "../overlay.js";
 import { fillEmoji } from "../rendered-emoji.js";
 import { useStateOf } from "../select.js";
 import { compose, destinationOf, dropDraft, flushDraft, noteTyping, restored, setCompose, stopTyping, valueForRoute, type ComposeValue } from "./compose-state.js";
-import { TypingNotice } from "./typing.js";
 import { matchChannels, matchPeople, matchTopics, suggest, TypeaheadList, type Suggestion } from "./typeahead.js";
 
 /** A request from elsewhere (quote and reply, drafts) to put text into the box and focus it. */
@@ -224,7 +223,6 @@ export function Compose() {
   const listId = "compose-typeahead";
   return (
     <section class="compose" aria-label="Compose">
-      <TypingNotice />
       <Overlay />
       <form
         class="compose-form"

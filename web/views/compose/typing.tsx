@@ -1,5 +1,5 @@
-/** "X is typing…" for the open conversation, from state.typing (each entry expires by itself). */
-import { useEffect, useState } from "preact/hooks";
+/** "X is typing…" at the bottom of the open conversation's feed, from state.typing (each entry expires by itself). */
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { dmKeyOf, userName } from "../../state/conversation.js";
 import { route } from "../../state/store.js";
 import type { State } from "../../state/types.js";
@@ -28,11 +28,17 @@ export function TypingNotice() {
     return () => clearTimeout(t);
   });
   useEffect(() => setNow(Date.now()), [s?.typing]);
-  if (!s || typists.length === 0) return <div class="typing" aria-live="polite" />;
-  const names = typists.map((id) => userName(s, id));
-  const text = names.length > 3 ? "Several people are typing…" : `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…`;
+  const names = s ? typists.map((id) => userName(s, id)) : [];
+  const text = names.length === 0 ? "" : names.length > 3 ? "Several people are typing…" : `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…`;
+  // A feed read at its bottom stays at its bottom when the line appears.
+  const line = useRef<HTMLDivElement>(null);
+  const box = line.current?.closest(".scroller");
+  const atBottom = box ? box.scrollHeight - box.scrollTop - box.clientHeight < 40 : false;
+  useLayoutEffect(() => {
+    if (atBottom && box && text !== "") box.scrollTop = box.scrollHeight;
+  }, [text]);
   return (
-    <div class="typing" aria-live="polite">
+    <div class="typing" aria-live="polite" ref={line}>
       {text}
     </div>
   );
