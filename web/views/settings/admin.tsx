@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { createInviteLink, invite, listInvites, revokeInvite, setUserActive, updateRealm, updateUser, uploadRealmImage } from "../../api/settings.js";
 import type { State, User } from "../../state/types.js";
 import { sameOrigin } from "../avatar.js";
-import { Choice, Section, TextField, Toggle, useSave } from "./form.js";
+import { Choice, Section, TextField, Toggle, usePending, useSave } from "./form.js";
 
 /** Zulip's roles, highest first. */
 export const roles = [
@@ -85,6 +85,7 @@ export function Users({ s, deactivated = false }: { s: State; deactivated?: bool
 
 function UserRow({ s, u }: { s: State; u: User }) {
   const { run, note } = useSave();
+  const [role, setPending] = usePending(String(u.role));
   const email = String(u.delivery_email ?? u.email);
   return (
     <tr>
@@ -94,7 +95,15 @@ function UserRow({ s, u }: { s: State; u: User }) {
         {u.user_id === s.me ? (
           roleName(u.role)
         ) : (
-          <select aria-label={`Role of ${u.full_name}`} value={String(u.role)} onChange={(e) => void run(updateUser(u.user_id, { role: Number(e.currentTarget.value) }), "Role changed")}>
+          <select
+            aria-label={`Role of ${u.full_name}`}
+            value={role}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              setPending(v);
+              void run(updateUser(u.user_id, { role: Number(v) }), "Role changed").then((ok) => !ok && setPending(null));
+            }}
+          >
             {roles.map(([v, text]) => (
               <option key={v} value={v}>
                 {text}
