@@ -310,6 +310,12 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     await iago.getByLabel("Organization name").fill("Elsinore Castle");
     await iago.getByRole("region", { name: "Organization profile" }).getByRole("button", { name: "Save" }).first().click();
     await expect.poll(() => b.locator(".brand").textContent()).toBe("Elsinore Castle");
+    await iago.getByLabel("Upload icon").setInputFiles({ name: "icon.png", mimeType: "image/png", buffer: png(20, 90, 200) });
+    await iago.getByRole("img", { name: "Organization icon" }).waitFor();
+    expect((await register(a, ["realm"])).realm_icon_source).toBe("U");
+    await iago.getByLabel("Upload logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png(200, 90, 20) });
+    await iago.getByRole("img", { name: "Organization logo" }).waitFor();
+    expect(String((await register(a, ["realm"])).realm_logo_url)).toContain("/user_avatars/");
     const realmRefused = await jsonCall(a, "PATCH", "realm", { name: "Hamlet's" });
     expect(realmRefused).toMatchObject({ result: "error", msg: "Must be an organization administrator" });
     expected.push("PATCH /json/realm: 400");
@@ -360,12 +366,15 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
 
   it("organisation lists: user groups, custom emoji, code playgrounds, default channels, permissions", async () => {
     await go(iago, "#organization/user-groups");
+    const players = async () => ((await get(iago, "user_groups")).user_groups as { name: string; description: string; members: number[] }[]).find((g) => g.name === "players");
     await iago.getByLabel("Group name").fill("players");
     await iago.getByLabel("Group description").fill("The travelling players");
     await iago.getByRole("button", { name: "Create user group" }).click();
     await iago.getByRole("heading", { name: "players" }).waitFor();
+    await iago.getByLabel("Description of players").fill("The tragedians of the city");
+    await iago.locator(".group-card").getByRole("button", { name: "Save" }).nth(1).click();
+    await expect.poll(async () => (await players())?.description).toBe("The tragedians of the city");
     await iago.getByLabel("Add a member to players").selectOption({ label: "Othello, the Moor of Venice" });
-    const players = async () => ((await get(iago, "user_groups")).user_groups as { name: string; members: number[] }[]).find((g) => g.name === "players");
     await expect.poll(async () => (await players())?.members.sort()).toEqual([server.users.iago.id, server.users.othello.id].sort());
 
     await go(iago, "#organization/emoji-settings");

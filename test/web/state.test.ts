@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyEvents, appliers } from "../../web/state/apply.js";
 import { applyFetched } from "../../web/state/apply-messages.js";
+import { withPresences } from "../../web/state/apply-people.js";
 import { anchorOf, apiNarrow, encodeHashComponent, matches, narrowKey, parseHash, termsToHash } from "../../web/state/narrow.js";
 import { fromRegister } from "../../web/state/snapshot.js";
 import type { Message, ServerEvent, State, Term } from "../../web/state/types.js";
@@ -152,6 +153,13 @@ describe("web state: one apply function per event type", () => {
     expect(s.realm.realm_name).toBe("Renamed");
     s = applyEvents(s, [ev({ type: "realm_emoji", op: "update", realm_emoji: { "1": { id: "1", name: "party", source_url: "/e.png" } } })], 0);
     expect(Object.keys(s.realmEmoji)).toEqual(["1"]);
+  });
+
+  it("takes the realm's presence from a presence ping's answer, newer timestamps winning", () => {
+    const s = withPresences(snapshot(), { "11": { active_timestamp: 50, idle_timestamp: 300 }, "12": { active_timestamp: 200, idle_timestamp: 200 } });
+    expect(s.presence.get(11)).toEqual({ active: 100, idle: 300 });
+    expect(s.presence.get(12)).toEqual({ active: 200, idle: 200 });
+    expect(snapshot().presence.has(12)).toBe(false);
   });
 
   it("knows every event type the server declares", () => {

@@ -1,6 +1,8 @@
 /** Compose calls: send, render, typing, drafts, uploads (with progress), settings. */
 import { call, csrf, ApiError } from "./http.js";
 import type { Draft } from "../state/types.js";
+import { withPresences } from "../state/apply-people.js";
+import { update } from "../state/store.js";
 
 export type Destination = { type: "stream"; streamId: number; topic: string } | { type: "private"; to: number[] };
 
@@ -80,7 +82,12 @@ export function uploadFile(file: File, progress: (fraction: number) => void): { 
   return { done, abort: () => xhr.abort() };
 }
 
-/** POST /users/me/presence as the web app pings it: active or idle, whether the user did anything since. */
-export function sendPresence(status: "active" | "idle", newUserInput: boolean): Promise<unknown> {
-  return call("POST", "users/me/presence", { status, new_user_input: newUserInput, ping_only: true, slim_presence: true });
+/**
+ * POST /users/me/presence as the web app pings it: active or idle, whether the user did anything
+ * since; with `withRealm`, the realm's presence comes back and goes into the state.
+ */
+export async function sendPresence(status: "active" | "idle", newUserInput: boolean, withRealm = false): Promise<void> {
+  const answer = await call<{ presences?: Record<string, Record<string, unknown>> }>("POST", "users/me/presence", { status, new_user_input: newUserInput, ping_only: !withRealm, slim_presence: true });
+  const presences = answer.presences;
+  if (withRealm && presences) update((s) => withPresences(s, presences));
 }

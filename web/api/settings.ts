@@ -77,8 +77,9 @@ export const adminCall = (method: "POST" | "PATCH" | "DELETE", path: string, par
 /** Uploads a custom emoji (multipart). */
 export const uploadEmoji = (name: string, file: File) => multipart(`realm/emoji/${encodeURIComponent(name)}`, file);
 
-async function multipart(path: string, file: File): Promise<void> {
+async function multipart(path: string, file: File, fields: Record<string, string> = {}): Promise<void> {
   const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append("file", file, file.name);
   let response: Response;
   try {
@@ -91,4 +92,4 @@ async function multipart(path: string, file: File): Promise<void> {
 }
 
 /** Uploads the organisation's icon or logo. */
-export const uploadRealmImage = (kind: "icon" | "logo", file: File) => multipart(`realm/${kind}`, file);
+export const uploadRealmImage = (kind: "icon" | "logo", file: File) => multipart(`realm/${kind}`, file, kind === "logo" ? { night: "false" } : {});

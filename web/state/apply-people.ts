@@ -42,6 +42,20 @@ export function applyPresence(state: State, e: ServerEvent): State {
   return { ...state, presence: new Map(state.presence).set(id, next) };
 }
 
+/**
+ * The realm's presence as POST /users/me/presence answers it (slim: seconds by user id). Above
+ * 100 users the server sends no presence events (as Zulip's does not), so this is how a large
+ * organisation's people list stays current. Newer timestamps win.
+ */
+export function withPresences(state: State, presences: Record<string, Dict>): State {
+  const presence = new Map(state.presence);
+  for (const [id, p] of Object.entries(presences)) {
+    const old = presence.get(Number(id)) ?? { active: 0, idle: 0 };
+    presence.set(Number(id), { active: Math.max(old.active, Number(p.active_timestamp ?? 0)), idle: Math.max(old.idle, Number(p.idle_timestamp ?? 0)) });
+  }
+  return { ...state, presence };
+}
+
 /** type "user_status": away, status text and emoji; "" clears a field. */
 export function applyUserStatus(state: State, e: ServerEvent): State {
   const id = Number(e.user_id);

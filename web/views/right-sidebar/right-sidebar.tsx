@@ -36,9 +36,10 @@ function usePresencePings(): void {
       lastInput = Date.now();
       inputSincePing = true;
     };
-    const ping = () => {
+    // The minute's ping also brings back everyone's presence (Zulip's web app redraws from it).
+    const ping = (withRealm = false) => {
       const active = document.visibilityState === "visible" && Date.now() - lastInput < IDLE_AFTER_MS;
-      void sendPresence(active ? "active" : "idle", inputSincePing).catch(() => undefined);
+      void sendPresence(active ? "active" : "idle", inputSincePing, withRealm).catch(() => undefined);
       inputSincePing = false;
     };
     const events = ["keydown", "mousedown", "pointermove", "wheel", "touchstart"] as const;
@@ -51,7 +52,7 @@ function usePresencePings(): void {
     };
     document.addEventListener("visibilitychange", onVisible);
     ping();
-    const timer = setInterval(ping, PING_MS);
+    const timer = setInterval(() => ping(true), PING_MS);
     return () => {
       clearInterval(timer);
       for (const e of events) removeEventListener(e, onInput);

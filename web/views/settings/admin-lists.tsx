@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { adminCall, uploadEmoji } from "../../api/settings.js";
 import type { Group, State } from "../../state/types.js";
-import { Choice, Section, useSave } from "./form.js";
+import { Choice, Section, TextField, useSave } from "./form.js";
 
 type Dict = Record<string, unknown>;
 const list = (v: unknown): Dict[] => (Array.isArray(v) ? (v as Dict[]) : []);
@@ -124,7 +124,8 @@ function GroupCard({ s, g }: { s: State; g: Group }) {
   return (
     <div class="group-card">
       <h4>{g.name}</h4>
-      <p class="muted-text">{g.description}</p>
+      <TextField label={`Name of ${g.name}`} value={g.name} save={(v) => adminCall("PATCH", `user_groups/${g.id}`, { name: v })} />
+      <TextField label={`Description of ${g.name}`} value={g.description} save={(v) => adminCall("PATCH", `user_groups/${g.id}`, { description: v })} />
       <ul class="settings-list">
         {members.map((u) => (
           <li key={u.user_id}>

@@ -2,7 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { createInviteLink, invite, listInvites, revokeInvite, setUserActive, updateRealm, updateUser, uploadRealmImage } from "../../api/settings.js";
 import type { State, User } from "../../state/types.js";
-import { Choice, Section, TextField, Toggle, useSave } from "./form.js";
+import { sameOrigin } from "../avatar.js";
+import { Choice, Section, TextField, Toggle, usePending, useSave } from "./form.js";
 
 /** Zulip's roles, highest first. */
 export const roles = [
@@ -84,6 +85,7 @@ export function Users({ s, deactivated = false }: { s: State; deactivated?: bool
 
 function UserRow({ s, u }: { s: State; u: User }) {
   const { run, note } = useSave();
+  const [role, setPending] = usePending(String(u.role));
   const email = String(u.delivery_email ?? u.email);
   return (
     <tr>
@@ -93,7 +95,15 @@ function UserRow({ s, u }: { s: State; u: User }) {
         {u.user_id === s.me ? (
           roleName(u.role)
         ) : (
-          <select aria-label={`Role of ${u.full_name}`} value={String(u.role)} onChange={(e) => void run(updateUser(u.user_id, { role: Number(e.currentTarget.value) }), "Role changed")}>
+          <select
+            aria-label={`Role of ${u.full_name}`}
+            value={role}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              setPending(v);
+              void run(updateUser(u.user_id, { role: Number(v) }), "Role changed").then((ok) => !ok && setPending(null));
+            }}
+          >
             {roles.map(([v, text]) => (
               <option key={v} value={v}>
                 {text}
@@ -215,6 +225,9 @@ function PendingInvite({ invite: i, done }: { invite: Record<string, unknown>; d
   );
 }
 
+/** An icon or logo this server stores (its defaults live on other origins or at Zulip's /static/ paths). */
+const uploaded = (url: unknown): boolean => typeof url === "string" && sameOrigin(url) && url.startsWith("/user_avatars/");
+
 /** The organisation's name, description, icon and logo. */
 export function OrgProfile({ s }: { s: State }) {
   const { run, note } = useSave();
@@ -238,7 +251,9 @@ export function OrgProfile({ s }: { s: State }) {
       <TextField label="Organization name" value={String(s.realm.realm_name ?? "")} save={(v) => updateRealm({ name: v })} />
       <TextField label="Organization description" value={String(s.realm.realm_description ?? "")} save={(v) => updateRealm({ description: v })} multiline />
       <div class="avatar-row">
+        {uploaded(s.realm.realm_icon_url) && <img class="realm-image" src={String(s.realm.realm_icon_url)} alt="Organization icon" width={48} height={48} />}
         {image("icon", "Upload icon")}
+        {uploaded(s.realm.realm_logo_url) && <img class="realm-image" src={String(s.realm.realm_logo_url)} alt="Organization logo" height={48} />}
         {image("logo", "Upload logo")}
       </div>
       {note}

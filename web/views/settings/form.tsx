@@ -34,7 +34,7 @@ export function useSave(): { run: (p: Promise<unknown>, ok?: string) => Promise<
  * The value shown while a save is on its way: the person's choice until the state (through its
  * event) agrees or the save fails, so a redraw in between does not flip the control back.
  */
-function usePending<T>(value: T): [T, (v: T | null) => void] {
+export function usePending<T>(value: T): [T, (v: T | null) => void] {
   const [pending, setPending] = useState<T | null>(null);
   useEffect(() => {
     if (pending !== null && pending === value) setPending(null);
