@@ -65,6 +65,9 @@ export function Feed({ terms }: { terms: Term[] }) {
   const key = narrowKey(terms);
   const s = useStateOf((st) => [st.lists.get(key), st.messages, st.users, st.streams, st.subs, st.realmEmoji, st.settings]);
   const scroller = useRef<HTMLDivElement>(null);
+  const spacer = useRef<HTMLDivElement>(null);
+  // The spacer's height (px): rows leaving or joining the window above change it, not the rows' places.
+  const pad = useRef({ key: "", px: 0 });
   const [win, setWin] = useState<Win | null>(null);
   const pending = useRef<{ id: string; top: number } | "bottom" | "anchor" | null>(null);
   const committedLo = useRef<{ key: string; first: number | undefined; count: number }>({ key: "", first: undefined, count: 0 });
@@ -93,10 +96,14 @@ export function Feed({ terms }: { terms: Term[] }) {
 
   useLayoutEffect(() => {
     const box = scroller.current;
-    if (!box || !list || !current) return;
+    const top = spacer.current;
+    if (!box || !top || !list || !current) return;
     committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
+    if (pad.current.key !== key) pad.current = { key, px: 0 };
+    if (p && typeof p === "object") restore(box, p, pad.current);
+    settlePad(box, top, pad.current, lo, hi - lo);
     if (p === "bottom") {
       box.scrollTop = box.scrollHeight;
       // Rows that were off screen get their real height once drawn (content-visibility): once more after.
@@ -105,7 +112,6 @@ export function Feed({ terms }: { terms: Term[] }) {
       });
     }
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
-    else if (p) restore(box, p);
     loadKatexIfNeeded(box);
     fillEmoji(box);
     observeUnread(box);
@@ -121,7 +127,9 @@ export function Feed({ terms }: { terms: Term[] }) {
     const box = scroller.current;
     if (!box || !list || !current) return;
     const len = list.ids.length;
-    if (box.scrollTop < EDGE_PX && lo > 0) {
+    // Distance scrolled past the spacer, into the rows.
+    const intoRows = box.scrollTop - pad.current.px;
+    if (intoRows < EDGE_PX && lo > 0) {
       const nLo = Math.max(0, lo - STEP);
       const nHi = Math.min(hi, nLo + WINDOW);
       pending.current = capture(box);
@@ -133,7 +141,7 @@ export function Feed({ terms }: { terms: Term[] }) {
       setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
     }
     // Pages are fetched ahead, while the window still has rows to move through.
-    if (lo < FETCH_AHEAD_ROWS && box.scrollTop < EDGE_PX * 4 && !list.foundOldest) void loadMore(key, "older").catch(() => undefined);
+    if (lo < FETCH_AHEAD_ROWS && intoRows < EDGE_PX * 4 && !list.foundOldest) void loadMore(key, "older").catch(() => undefined);
     if (len - hi < FETCH_AHEAD_ROWS && box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX * 4 && !list.foundNewest) void loadMore(key, "newer").catch(() => undefined);
   };
   const ticking = useRef(false);
@@ -181,6 +189,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     <section class="feed" aria-label="Messages">
       <NarrowHeader terms={terms} />
       <div class="scroller" ref={scroller} onScroll={onScroll}>
+        <div class="spacer" ref={spacer} aria-hidden="true" />
         {list && !list.foundOldest && lo === 0 && <p class="edge">Loading older messages…</p>}
         {list && list.foundOldest && lo === 0 && list.ids.length > 0 && <p class="edge">This is the start of the conversation.</p>}
         <div class="rows" onClick={onContentClick}>
@@ -249,18 +258,48 @@ function nearBottom(box: HTMLElement): boolean {
 /** The first row visible at the top of the scroller, and its distance from the top. */
 function capture(box: HTMLElement): { id: string; top: number } | null {
   const top = box.getBoundingClientRect().top;
-  for (const row of box.querySelectorAll<HTMLElement>(".message")) {
-    const r = row.getBoundingClientRect();
-    if (r.bottom > top) return { id: row.dataset.id ?? "", top: r.top - top };
+  const rows = box.querySelectorAll<HTMLElement>(".message");
+  // Rows are in document order, so a binary search measures a handful of them, not all 300.
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const row = rows[mid];
+    if (row && row.getBoundingClientRect().bottom > top) hi = mid;
+    else lo = mid + 1;
   }
-  return null;
+  const row = rows[lo];
+  return row ? { id: row.dataset.id ?? "", top: row.getBoundingClientRect().top - top } : null;
 }
 
-function restore(box: HTMLElement, at: { id: string; top: number }): void {
+/**
+ * Puts the captured row back where it was on screen by changing the spacer's height, so the rows
+ * that stayed in the window keep their places in the scroller and need no repaint.
+ */
+function restore(box: HTMLElement, at: { id: string; top: number }, pad: { px: number }): void {
   const row = box.querySelector<HTMLElement>(`.message[data-id="${at.id}"]`);
   if (!row) return;
   const delta = row.getBoundingClientRect().top - box.getBoundingClientRect().top - at.top;
-  if (delta !== 0) box.scrollTop += delta;
+  pad.px -= delta;
+}
+
+/**
+ * Sets the spacer's height: none when no row lies above the window; else, when it runs short
+ * (or below zero), about the height of the rows above. A change other than restore()'s moves every
+ * row, so the scroll position moves with it: the view stays put, at the price of one repaint.
+ */
+function settlePad(box: HTMLElement, spacer: HTMLElement, pad: { px: number }, above: number, drawn: number): void {
+  let px = pad.px;
+  if (above === 0) px = 0;
+  else if (px < box.clientHeight * 2) {
+    const rows = box.querySelector<HTMLElement>(".rows");
+    const perRow = drawn > 0 && rows ? rows.offsetHeight / drawn : 40;
+    px = Math.max(px, Math.round(above * perRow), box.clientHeight * 2);
+  }
+  const shift = px - pad.px;
+  pad.px = px;
+  if (spacer.style.height !== `${px}px`) spacer.style.height = `${px}px`;
+  if (shift !== 0) box.scrollTop += shift;
 }
 
 let katexRequested = false;
