@@ -16,7 +16,7 @@ import { useStateOf } from "./select.js";
  * rows at a time so that no frame draws more than a screenful.
  */
 export const WINDOW = 300;
-const STEP = 25;
+const STEP = 12;
 /** Fetch the next page once fewer fetched rows than this lie beyond the window's edge. */
 const FETCH_AHEAD_ROWS = 150;
 /** Rows a list opens with (a screenful and more); the window grows by STEP from there as you scroll. */
