@@ -24,6 +24,9 @@ const OPEN_ROWS = 40;
 /** Start moving the window (or fetching) this far from an edge. */
 const EDGE_PX = 1200;
 const SAME_SENDER_GAP_S = 10 * 60;
+/** The spacer above the window stays within this many screens, sized by this guess of a row's height. */
+const PAD_SCREENS = 20;
+const ROW_ESTIMATE_PX = 48;
 
 type Win = { key: string; first: number; last: number; atEnd: boolean };
 
@@ -103,7 +106,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     pending.current = null;
     if (pad.current.key !== key) pad.current = { key, px: 0 };
     if (p && typeof p === "object") restore(box, p, pad.current);
-    settlePad(box, top, pad.current, lo, hi - lo);
+    settlePad(box, top, pad.current, lo);
     if (p === "bottom") {
       box.scrollTop = box.scrollHeight;
       // Rows that were off screen get their real height once drawn (content-visibility): once more after.
@@ -284,18 +287,17 @@ function restore(box: HTMLElement, at: { id: string; top: number }, pad: { px: n
 }
 
 /**
- * Sets the spacer's height: none when no row lies above the window; else, when it runs short
- * (or below zero), about the height of the rows above. A change other than restore()'s moves every
+ * Sets the spacer's height: none when no row lies above the window; else, when it runs short or
+ * grows past PAD_SCREENS screens, about the height of the rows above, at most PAD_SCREENS screens
+ * (so a scrollbar dragged to the top finds rows soon). A change other than restore()'s moves every
  * row, so the scroll position moves with it: the view stays put, at the price of one repaint.
  */
-function settlePad(box: HTMLElement, spacer: HTMLElement, pad: { px: number }, above: number, drawn: number): void {
+function settlePad(box: HTMLElement, spacer: HTMLElement, pad: { px: number }, above: number): void {
+  // The window's height, not the scroller's: reading that would force a layout here.
+  const screen = Math.max(innerHeight, 200);
   let px = pad.px;
   if (above === 0) px = 0;
-  else if (px < box.clientHeight * 2) {
-    const rows = box.querySelector<HTMLElement>(".rows");
-    const perRow = drawn > 0 && rows ? rows.offsetHeight / drawn : 40;
-    px = Math.max(px, Math.round(above * perRow), box.clientHeight * 2);
-  }
+  else if (px < screen * 2 || px > screen * PAD_SCREENS * 1.5) px = Math.min(above * ROW_ESTIMATE_PX, screen * PAD_SCREENS);
   const shift = px - pad.px;
   pad.px = px;
   if (spacer.style.height !== `${px}px`) spacer.style.height = `${px}px`;
