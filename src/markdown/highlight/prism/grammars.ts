@@ -34,6 +34,15 @@ if (typeof yamlKey === "object" && yamlKey !== null && "pattern" in yamlKey && y
   if (source.split("))*|").length === 2) yamlKey.pattern = new RegExp(source.replace("))*|", ")){0,100}|"), flags);
 }
 
+// Prism's markup tag pattern reads attributes as far as they go and then looks for the tag's end,
+// which is quadratic along a long run of unclosed tags (`<?` on every line: 80 ms for one message);
+// a tag of more than a hundred attributes is not a tag.
+const markupTag: unknown = Reflect.get(grammar("markup"), "tag");
+if (typeof markupTag === "object" && markupTag !== null && "pattern" in markupTag && markupTag.pattern instanceof RegExp) {
+  const { source, flags } = markupTag.pattern;
+  if (source.split(")+)?").length === 2) markupTag.pattern = new RegExp(source.replace(")+)?", "){1,100})?"), flags);
+}
+
 /**
  * A copy of a grammar in which the greedy tokens `keys` (comments, strings, characters) are one
  * greedy token, "literal", matching the leftmost of them as Prism's order would. Prism matches each
