@@ -131,7 +131,7 @@ export function Preferences({ s }: { s: State }) {
       <Section title="Theme">
         <Choice label="Color scheme" value={String(st.color_scheme ?? 1)} options={[["1", "Automatic (follows system settings)"], ["3", "Light"], ["2", "Dark"]]} save={(v) => setting("color_scheme")(Number(v))} />
       </Section>
-      <Section title="Compose">
+      <Section title="Writing messages">
         <Toggle label="Enter sends the message (Ctrl+Enter makes a new line)" checked={st.enter_sends === true} save={setting("enter_sends")} />
       </Section>
       <Section title="Time">
@@ -168,7 +168,7 @@ const notificationGroups: [string, [string, string][]][] = [
     ],
   ],
   [
-    "Channels",
+    "Channel messages",
     [
       ["enable_stream_desktop_notifications", "Desktop notifications"],
       ["enable_stream_audible_notifications", "Audible desktop notifications"],
