@@ -9,6 +9,7 @@ import { settleEchoes } from "./state/local-echo.js";
 import { connection, dispatch, route, state, update } from "./state/store.js";
 import type { ServerEvent } from "./state/types.js";
 import { App } from "./views/app.js";
+import { notifyOf, watchAttention } from "./views/notifications.js";
 import "./styles/app.css";
 
 const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
@@ -64,6 +65,7 @@ startEvents({
       return;
     }
     flushPresence();
+    notifyOf(events as ServerEvent[]);
     dispatch(events as ServerEvent[]);
     update((s) => settleEchoes(s, events as ServerEvent[]));
   },
@@ -74,3 +76,4 @@ startEvents({
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
+watchAttention();

@@ -88,7 +88,7 @@ export function Panel({ route }: { route: Extract<Route, { view: "settings" | "o
           </>
         )}
       </nav>
-      <section class="settings-main" aria-labelledby="settings-heading">
+      <div class="settings-main">
         <h2 id="settings-heading" tabIndex={-1} ref={heading}>
           {page?.title}
         </h2>
@@ -99,7 +99,7 @@ export function Panel({ route }: { route: Extract<Route, { view: "settings" | "o
         ) : (
           page?.draw(s, route.id)
         )}
-      </section>
+      </div>
     </div>
   );
 }
