@@ -10,6 +10,7 @@ import { connection, dispatch, route, state, update } from "./state/store.js";
 import type { ServerEvent } from "./state/types.js";
 import { App } from "./views/app.js";
 import { installShortcuts } from "./views/keyboard/shortcuts.js";
+import { notifyOf, watchAttention } from "./views/notifications.js";
 import "./styles/app.css";
 
 const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
@@ -67,6 +68,7 @@ startEvents({
       return;
     }
     flushPresence();
+    notifyOf(events as ServerEvent[]);
     dispatch(events as ServerEvent[]);
     update((s) => settleEchoes(s, events as ServerEvent[]));
   },
@@ -77,3 +79,4 @@ startEvents({
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
+watchAttention();
