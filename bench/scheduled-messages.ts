@@ -5,7 +5,7 @@
  * the same number of messages sent with POST /messages one after another from one client.
  *
  *   npx vite-node bench/scheduled-messages.ts [count]      (default 1,000)
- *   npx vite-node bench/scheduled-messages.ts --short      (100, a few seconds)
+ *   ROOKERY_BENCH_SHORT=1 npx vite-node bench/scheduled-messages.ts   (100, a few seconds)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -19,11 +19,11 @@ import type { UserRow } from "../src/db/queries/users.js";
 import { Role } from "../src/lib/users/roles.js";
 import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { sized } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const SHORT = process.argv.includes("--short") || process.env.BENCH_SHORT === "1";
-const COUNT = SHORT ? 100 : Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1000);
+const COUNT = sized(process.argv.find((a) => /^\d+$/.test(a)), 1000, 100);
 const SENDERS = 10;
 const CONTENT = "Hello **world**, a message of ordinary length for a benchmark.";
 
@@ -81,7 +81,12 @@ async function main(): Promise<void> {
   const scheduleMs = performance.now() - t0;
   if (Date.now() >= dueSecond * 1000) throw new Error("scheduling took past the due second; nothing measured");
   if (sent > 0) throw new Error("messages were sent before their time");
-  await Promise.race([allSent, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${sent} of ${COUNT} sent after 30 s`)), dueSecond * 1000 - Date.now() + 30_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const tooLate = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`only ${sent} of ${COUNT} sent after 30 s`)), dueSecond * 1000 - Date.now() + 30_000);
+  });
+  // The timer is cleared once all are sent: left running, it would keep the process alive 30 s more.
+  await Promise.race([allSent, tooLate]).finally(() => clearTimeout(timer));
   const deliveryMs = sentAt - dueSecond * 1000;
   const pending = await app.ctx.db.selectFrom("scheduled_message").select((eb) => eb.fn.countAll<number>().as("n")).where("delivered", "=", 0).executeTakeFirstOrThrow();
   await app.close();

@@ -23,10 +23,10 @@ import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { basicAuth } from "./auth.js";
 import { runUnderServerFlags } from "./server-flags.js";
+import { SHORT } from "./short.js";
 
 runUnderServerFlags(import.meta.filename);
 
-const SHORT = process.env.ROOKERY_BENCH_SHORT === "1";
 const FILES = SHORT ? 20 : 100;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const FILE_BYTES = 5 * 1000 * 1000;

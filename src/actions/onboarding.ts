@@ -2,7 +2,7 @@ import type { AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
 import { addDefaultStream, streamById, type StreamRow } from "../db/queries/streams.js";
-import { systemBotOf, usersOfRealm, type UserRow } from "../db/queries/users.js";
+import { hasOtherActiveHuman, systemBotOf, type UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { emojiDataFor } from "../lib/realm/emoji-check.js";
 import {
@@ -66,9 +66,8 @@ export async function setUpNewRealm(ctx: AppContext, tx: Db, outbox: Outbox, rea
  */
 export async function welcomeNewUser(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   const realm = await mustRealm(tx, user.realm_id);
-  const humans = (await usersOfRealm(tx, user.realm_id)).filter((u) => u.is_active && !u.is_bot);
   const signups = await signupAnnouncementsStream(tx, realm);
-  if (humans.length > 1 && signups) await internalSendStream(ctx, tx, outbox, signups, SIGNUPS_TOPIC, joinedNotice(user));
+  if (signups && (await hasOtherActiveHuman(tx, user.realm_id, user.id))) await internalSendStream(ctx, tx, outbox, signups, SIGNUPS_TOPIC, joinedNotice(user));
   await internalSendDirect(ctx, tx, outbox, user, welcomeDirectMessage(greeted(ctx, realm, user)), WELCOME_BOT);
 }
 

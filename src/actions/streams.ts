@@ -22,7 +22,7 @@ import type { StreamEvent } from "../events/types.js";
 import { adminRequired, badRequest, insufficientPermission, invalidUserGroup, invalidChannelId } from "../base/errors.js";
 import { doRemoveChannelFromGroups } from "./default-stream-groups.js";
 import { isAdmin, Role } from "../lib/users/roles.js";
-import { activeRealmUsers, streamAudience } from "../lib/channels/audience.js";
+import { activeRealmUsers, nonGuestRecipients, streamAudience, streamAudienceRecipients } from "../lib/channels/audience.js";
 import { accessStreamById, accessStreamForUpdate, apiStream, checkStreamName, renderDescription } from "../lib/channels/streams.js";
 import type { RealmGroups } from "../caches/groups.js";
 import { newStreamEmailToken } from "../base/secrets.js";
@@ -82,8 +82,7 @@ export async function doCreateStreamIn(ctx: AppContext, tx: Db, outbox: Outbox, 
     email_token: newStreamEmailToken(),
   });
   const stream = await mustGetStream(tx, id);
-  const audience = streamAudience(await activeRealmUsers(tx, realmId), stream, []);
-  outbox.send({ type: "stream", op: "create", streams: [apiStream(stream)] }, audience);
+  outbox.sendTo({ type: "stream", op: "create", streams: [apiStream(stream)] }, await streamAudienceRecipients(tx, stream, []));
   return stream;
 }
 
@@ -91,8 +90,7 @@ export async function doCreateStreamIn(ctx: AppContext, tx: Db, outbox: Outbox, 
 export async function notifyDefaultStreams(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const streams = await activeStreamsByIds(tx, await defaultStreamIds(tx, realmId));
   const sorted = streams.sort((a, b) => a.name.localeCompare(b.name)).map(apiStream);
-  const users = (await activeRealmUsers(tx, realmId)).filter((u) => u.role !== Role.GUEST);
-  outbox.send({ type: "default_streams", default_streams: sorted }, users.map((u) => u.id));
+  outbox.sendTo({ type: "default_streams", default_streams: sorted }, await nonGuestRecipients(tx, realmId));
 }
 
 /** POST /default_streams: administrators make a public channel default; default_streams to non-guests. */

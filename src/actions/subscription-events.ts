@@ -4,7 +4,7 @@ import { subscriberIds, subscriptionRows, type SubscriptionRow } from "../db/que
 import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { isAdmin, Role } from "../lib/users/roles.js";
-import { activeRealmUsers, streamAudience } from "../lib/channels/audience.js";
+import { streamAudienceRecipients } from "../lib/channels/audience.js";
 import { apiStream, apiSubscription } from "../lib/channels/streams.js";
 
 /** One user's subscription to one channel that an action changed. */
@@ -19,8 +19,13 @@ export interface SubscriptionChange {
  * (with subscribers) to each subscriber; peer_add to the channel's audience other than the new
  * subscribers — one event per new subscriber for private channels, one per channel otherwise.
  */
-export async function sendAddEvents(tx: Db, outbox: Outbox, added: readonly SubscriptionChange[]): Promise<void> {
+export async function sendAddEvents(tx: Db, outbox: Outbox, added: readonly SubscriptionChange[], options: { toNewcomers: boolean } = { toNewcomers: true }): Promise<void> {
   const streams = uniqueStreams(added.map((a) => a.stream));
+  if (!options.toNewcomers) {
+    // Accounts being created have no queue yet: only the channels' audiences hear of them.
+    await sendPeerEvents(tx, outbox, "peer_add", added, undefined);
+    return;
+  }
   const subscribers = await subscriberIds(tx, streams.map((s) => s.id));
   for (const stream of streams) {
     const newcomers = added.filter((a) => a.stream.id === stream.id).map((a) => a.user);
@@ -65,16 +70,15 @@ export async function sendPeerEvents(
   outbox: Outbox,
   op: "peer_add" | "peer_remove",
   changed: readonly SubscriptionChange[],
-  subscribers: ReadonlyMap<number, number[]>,
+  subscribers: ReadonlyMap<number, number[]> | undefined,
 ): Promise<void> {
-  const realmUsers = await activeRealmUsers(tx, changed[0]?.user.realm_id ?? 0);
   for (const stream of uniqueStreams(changed.map((a) => a.stream))) {
     const altered = changed.filter((a) => a.stream.id === stream.id).map((a) => a.user.id).sort((a, b) => a - b);
-    const peers = streamAudience(realmUsers, stream, subscribers.get(stream.id) ?? []).filter((id) => !altered.includes(id));
+    const peers = await streamAudienceRecipients(tx, stream, subscribers ? (subscribers.get(stream.id) ?? []) : undefined, altered);
     if (stream.invite_only) {
-      for (const id of altered) outbox.send({ type: "subscription", op, stream_ids: [stream.id], user_ids: [id] }, peers);
+      for (const id of altered) outbox.sendTo({ type: "subscription", op, stream_ids: [stream.id], user_ids: [id] }, peers);
     } else {
-      outbox.send({ type: "subscription", op, stream_ids: [stream.id], user_ids: altered }, peers);
+      outbox.sendTo({ type: "subscription", op, stream_ids: [stream.id], user_ids: altered }, peers);
     }
   }
 }

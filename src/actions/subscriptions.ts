@@ -220,6 +220,7 @@ export async function bulkAddSubscriptions(
   users: readonly UserRow[],
   streams: readonly StreamRow[],
   requestedColors: ReadonlyMap<number, string> = new Map(),
+  options: { toNewcomers: boolean } = { toNewcomers: true },
 ): Promise<{ added: SubscriptionChange[]; already: SubscriptionChange[] }> {
   const rows = await subscriptionRows(tx, users.map((u) => u.id), streams.map((s) => s.id));
   const rowOf = (userId: number, streamId: number) => rows.find((r) => r.user_id === userId && r.stream_id === streamId);
@@ -241,14 +242,14 @@ export async function bulkAddSubscriptions(
       added.push({ user, stream });
     }
   }
-  if (added.length > 0) await sendAddEvents(tx, outbox, added);
+  if (added.length > 0) await sendAddEvents(tx, outbox, added, options);
   return { added, already };
 }
 
 /** Subscribes a new human user to the realm's default channels (no events to the user: its queue does not exist yet). */
 export async function subscribeToDefaultStreams(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   const streams = await activeStreamsByIds(tx, await defaultStreamIds(tx, user.realm_id));
-  if (streams.length > 0) await bulkAddSubscriptions(tx, outbox, [user], streams);
+  if (streams.length > 0) await bulkAddSubscriptions(tx, outbox, [user], streams, new Map(), { toNewcomers: false });
 }
 
 /**

@@ -59,10 +59,9 @@ export async function createSystemGroups(tx: Db, realmId: number, now: number): 
 export async function addNewUserToSystemGroups(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   const groupIds = [await systemGroupId(tx, user.realm_id, roleGroupName(user.role))];
   if (await isFullMember(ctx, tx, user, user.role)) groupIds.push(await systemGroupId(tx, user.realm_id, SystemGroups.FULL_MEMBERS));
-  const recipients = await activeUserIds(tx, user.realm_id);
   for (const groupId of groupIds) {
     await insertMembers(tx, groupId, [user.id]);
-    outbox.send({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, recipients);
+    outbox.sendToRealm({ type: "user_group", op: "add_members", group_id: groupId, user_ids: [user.id] }, user.realm_id);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   activeBotsOwnedBy,
   activeHumanOwnerIds,
   activeUserIds,
+  activeUserIdsWithRoles,
   insertUser,
   updateUser,
   userByDeliveryEmail,
@@ -23,6 +24,9 @@ import { addNewUserToSystemGroups, moveUserToRoleGroups } from "./user-groups.js
 import { doSetSubscriptionsUserActive, subscribeToDefaultStreams } from "./subscriptions.js";
 import { welcomeNewUser } from "./onboarding.js";
 import { queueMail } from "./mail.js";
+
+/** Every role, highest first. */
+const ALL_ROLES = [Role.OWNER, Role.ADMINISTRATOR, Role.MODERATOR, Role.MEMBER, Role.GUEST];
 
 /** What a new account is made of. */
 export interface NewUser {
@@ -98,12 +102,24 @@ export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, inpu
 }
 
 async function sendUserAdd(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
-  const viewers = (await usersOfRealm(tx, user.realm_id)).filter((u) => u.is_active);
-  const seeing = viewers.filter((v) => canSeeDeliveryEmail(v, user));
-  const notSeeing = viewers.filter((v) => !canSeeDeliveryEmail(v, user));
-  const person = (viewer: UserRow) => ({ ...apiUser(user, viewer, { clientGravatar: false }), profile_data: {} });
-  if (seeing[0]) outbox.send({ type: "realm_user", op: "add", person: person(seeing[0]) }, seeing.map((u) => u.id));
-  if (notSeeing[0]) outbox.send({ type: "realm_user", op: "add", person: person(notSeeing[0]) }, notSeeing.map((u) => u.id));
+  const seeingRoles = ALL_ROLES.filter((role) => canSeeDeliveryEmail({ id: -1, role }, user));
+  const hiddenRoles = ALL_ROLES.filter((role) => !seeingRoles.includes(role));
+  const person = (viewer: Pick<UserRow, "id" | "role">) => ({ ...apiUser(user, viewer, { clientGravatar: false }), profile_data: {} });
+  const seen = { type: "realm_user", op: "add", person: person(user) } as const;
+  const hidden = { type: "realm_user", op: "add", person: person({ id: -1, role: hiddenRoles[0] ?? Role.GUEST }) } as const;
+  // One realm-wide fan-out for the larger side; the smaller side (by role: few guests, or few
+  // administrators) is listed. The new user always sees their own address.
+  if (hiddenRoles.length === 0) {
+    outbox.sendToRealm(seen, user.realm_id);
+  } else if (seeingRoles.includes(Role.MEMBER)) {
+    const blind = (await activeUserIdsWithRoles(tx, user.realm_id, hiddenRoles)).filter((id) => id !== user.id);
+    outbox.sendToRealm(seen, user.realm_id, blind);
+    outbox.send(hidden, blind);
+  } else {
+    const seeing = [...new Set([...(seeingRoles.length > 0 ? await activeUserIdsWithRoles(tx, user.realm_id, seeingRoles) : []), user.id])];
+    outbox.send(seen, seeing);
+    outbox.sendToRealm(hidden, user.realm_id, seeing);
+  }
 }
 
 /**

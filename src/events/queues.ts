@@ -27,6 +27,7 @@ export class QueueRegistry {
   private readonly byId = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   private readonly publicByRealm = new Map<number, Set<EventQueue>>();
+  private readonly byRealm = new Map<number, Set<EventQueue>>();
   private sweeper: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Fixed heartbeat delay in ms, or undefined for Zulip's 45 s + random(0..10) s. */
@@ -187,6 +188,10 @@ export class QueueRegistry {
         const queues = this.byUser.get(userId);
         if (queues) for (const queue of queues) offer(queue);
       }
+      if (item.realm !== undefined) {
+        const except = item.realm.except.length > 0 ? new Set(item.realm.except) : undefined;
+        for (const queue of this.byRealm.get(item.realm.id) ?? []) if (!except?.has(queue.options.userId)) offer(queue);
+      }
       if (item.publicRealmId !== undefined) {
         for (const queue of this.publicByRealm.get(item.publicRealmId) ?? []) offer(queue);
       }
@@ -230,6 +235,9 @@ export class QueueRegistry {
     let own = this.byUser.get(userId);
     if (!own) this.byUser.set(userId, (own = new Set()));
     own.add(queue);
+    let all = this.byRealm.get(realmId);
+    if (!all) this.byRealm.set(realmId, (all = new Set()));
+    all.add(queue);
     if (queue.options.allPublicStreams || queue.options.narrow.length > 0) {
       let realm = this.publicByRealm.get(realmId);
       if (!realm) this.publicByRealm.set(realmId, (realm = new Set()));
@@ -244,6 +252,9 @@ export class QueueRegistry {
     const own = this.byUser.get(userId);
     own?.delete(queue);
     if (own?.size === 0) this.byUser.delete(userId);
+    const all = this.byRealm.get(realmId);
+    all?.delete(queue);
+    if (all?.size === 0) this.byRealm.delete(realmId);
     const realm = this.publicByRealm.get(realmId);
     realm?.delete(queue);
     if (realm?.size === 0) this.publicByRealm.delete(realmId);

@@ -272,6 +272,9 @@ export type AppEvent =
  * - `publicRealmId`: the event is also offered to every queue of that realm registered with
  *   `all_public_streams` or a narrow (Zulip does this for messages to public channels); those
  *   queues' owners need not be in `userIds`, and their `perUser` entry may be missing.
+ * - `realm`: the event goes to every queue of that realm (whose owners are its active users: a
+ *   deactivated user's queues are dropped), except the queues of `except` — one entry however
+ *   large the organisation, where `userIds` would list every user. `userIds` may add others.
  * - `perQueue`: extra fields for one queue only, keyed by queue id, merged after `perUser` — e.g.
  *   the `local_message_id` a client sent with its message goes back only to the queue it named.
  * - Per-queue renderings (apply_markdown, client_gravatar, capability-dependent shapes) are
@@ -284,4 +287,5 @@ export interface QueuedEvent {
   perUser?: Readonly<Record<number, Readonly<Record<string, unknown>>>>;
   perQueue?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   publicRealmId?: number;
+  realm?: { id: number; except: readonly number[] };
 }

@@ -12,6 +12,7 @@ import { SearchBar } from "./search.js";
 import { Compose } from "./compose/compose.js";
 import { RightSidebar } from "./right-sidebar/right-sidebar.js";
 import { GearLinks, SettingsSlot } from "./settings-slot.js";
+import { NotificationBanner } from "./notifications.js";
 
 /** On a phone-width screen the left sidebar is a panel over the middle, opened from the top bar. */
 const navOpen = signal(false);
@@ -30,8 +31,11 @@ export function App() {
   document.documentElement.classList.toggle("dark", scheme === 2);
   document.documentElement.classList.toggle("light", scheme === 3);
   return (
-    <div class={navOpen.value ? "app nav-open" : "app"}>
-      <ConnectionBanner />
+    <div class={`app${navOpen.value ? " nav-open" : ""}${r.view === "settings" || r.view === "organization" ? " settings-open" : ""}`}>
+      <div class="banners">
+        <ConnectionBanner />
+        <NotificationBanner />
+      </div>
       <header class="top">
         <button type="button" class="menu-toggle" aria-label="Views and conversations" aria-expanded={navOpen.value} aria-controls="left-nav" onClick={() => (navOpen.value = !navOpen.value)}>
           ☰

@@ -37,7 +37,7 @@ export function Avatar({ s, userId, fallbackUrl, name, size = 36 }: { s: State; 
     .map((w) => [...w][0]?.toUpperCase() ?? "")
     .join("");
   return (
-    <span class="avatar initials" aria-hidden="true" style={{ width: `${size}px`, height: `${size}px`, background: `hsl(${hues[userId % hues.length]} 45% 45%)` }}>
+    <span class="avatar initials" aria-hidden="true" style={{ width: `${size}px`, height: `${size}px`, background: `hsl(${hues[userId % hues.length]} 45% 34%)` }}>
       {initials}
     </span>
   );

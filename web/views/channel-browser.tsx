@@ -26,7 +26,7 @@ export function ChannelBrowser() {
     }
   };
   return (
-    <section class="list-view channel-browser" aria-label="Channels">
+    <section class="list-view channel-browser" aria-label="Channel browser">
       <header class="narrow-header">
         <h1>Channels</h1>
       </header>

@@ -1,4 +1,5 @@
 import { markTopicRead } from "../api/messages.js";
+import { setViewTitle } from "./title.js";
 import { dmKeyIds, userName } from "../state/conversation.js";
 import { termsToHash } from "../state/narrow.js";
 import { useStateOf } from "./select.js";
@@ -7,7 +8,7 @@ import { useStateOf } from "./select.js";
 export function Inbox() {
   const s = useStateOf((st) => [st.unread, st.streams, st.subs, st.users, st.realm]);
   if (!s) return null;
-  document.title = `Inbox - ${String(s.realm.realm_name ?? "Rookery")}`;
+  setViewTitle("Inbox");
   const dms = new Map<string, number>();
   const channels = new Map<number, Map<string, number>>();
   for (const ref of s.unread.values()) {

@@ -1,4 +1,5 @@
 import { canonicalOperator } from "../state/narrow.js";
+import { setViewTitle } from "./title.js";
 import { useStateOf } from "./select.js";
 import type { State, Term } from "../state/types.js";
 import { dmKeyIds, userName } from "../state/conversation.js";
@@ -29,7 +30,7 @@ export function NarrowHeader({ terms }: { terms: Term[] }) {
   const title = describeNarrow(terms, s);
   const ch = terms.find((t) => canonicalOperator(t.operator) === "channel");
   const stream = ch ? s.streams.get(Number(ch.operand)) : undefined;
-  if (document.title !== title) document.title = `${title} - ${String(s.realm.realm_name ?? "Rookery")}`;
+  setViewTitle(title);
   return (
     <header class="narrow-header">
       <h1>{title}</h1>

@@ -1,4 +1,5 @@
 import { conversationKey, dmKeyIds, userName } from "../state/conversation.js";
+import { setViewTitle } from "./title.js";
 import { termsToHash } from "../state/narrow.js";
 import { unreadCounts } from "../state/store.js";
 import { useStateOf } from "./select.js";
@@ -8,7 +9,7 @@ import { ago } from "./format.js";
 export function Recent() {
   const s = useStateOf((st) => [st.topics, st.recentDms, st.messages, st.subs, st.streams, st.users, st.unread, st.realm]);
   if (!s) return null;
-  document.title = `Recent conversations - ${String(s.realm.realm_name ?? "Rookery")}`;
+  setViewTitle("Recent conversations");
   const counts = unreadCounts.value;
   const rows: { key: string; id: number; href: string; where: string; topic: string; unread: number }[] = [];
   for (const [streamId, topics] of s.topics) {

@@ -20,6 +20,7 @@ import { m021PasswordResets } from "./021-password-resets.js";
 import { m022OutgoingMail } from "./022-outgoing-mail.js";
 import { m023MessageImageUrls } from "./023-message-image-urls.js";
 import { m026Exports } from "./026-exports.js";
+import { m027UserRealmRole } from "./027-user-realm-role.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "022-outgoing-mail": m022OutgoingMail,
   "023-message-image-urls": m023MessageImageUrls,
   "026-exports": m026Exports,
+  "027-user-realm-role": m027UserRealmRole,
 };

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
 import type { Db } from "../index.js";
 import type { UserTable } from "../schema.js";
+import { selectInChunks } from "../chunks.js";
 
 /** A user row as stored. */
 export type UserRow = Selectable<UserTable>;
@@ -44,6 +45,42 @@ export function usersOfRealm(db: Db, realmId: number): Promise<UserRow[]> {
 export async function activeUserIds(db: Db, realmId: number): Promise<number[]> {
   const rows = await db.selectFrom("user").select("id").where("realm_id", "=", realmId).where("is_active", "=", 1).where("is_system_bot", "=", 0).execute();
   return rows.map((r) => r.id);
+}
+
+/** Ids of a realm's active users (system bots excluded) whose role is one of `roles`: the few guests or administrators. */
+export async function activeUserIdsWithRoles(db: Db, realmId: number, roles: readonly number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom("user")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("is_system_bot", "=", 0)
+    .where("role", "in", [...roles])
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Whether the realm has an active human other than `userId` (system bots excluded). */
+export async function hasOtherActiveHuman(db: Db, realmId: number, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("user")
+    .select("id")
+    .where("realm_id", "=", realmId)
+    .where("is_active", "=", 1)
+    .where("is_bot", "=", 0)
+    .where("is_system_bot", "=", 0)
+    .where("id", "!=", userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The names of these active users of a realm (system bots excluded). */
+export async function activeUserNames(db: Db, realmId: number, ids: readonly number[]): Promise<{ id: number; full_name: string }[]> {
+  return selectInChunks(ids, (slice) =>
+    db.selectFrom("user").select(["id", "full_name"]).where("realm_id", "=", realmId).where("is_active", "=", 1).where("is_system_bot", "=", 0).where("id", "in", slice).execute(),
+  );
 }
 
 /** A realm's system bots (cross_realm_bots), ordered by full name as Zulip lists them. */

@@ -1,7 +1,8 @@
 import type { Db } from "../../db/index.js";
 import type { StreamRow } from "../../db/queries/streams.js";
-import { subscriberIds } from "../../db/queries/subscriptions.js";
-import { usersOfRealm, type UserRow } from "../../db/queries/users.js";
+import { subscriberIds, subscriptionRows } from "../../db/queries/subscriptions.js";
+import { activeUserIdsWithRoles, usersOfRealm, type UserRow } from "../../db/queries/users.js";
+import type { Recipients } from "../../events/outbox.js";
 import { isAdmin, Role } from "../users/roles.js";
 
 /**
@@ -17,6 +18,32 @@ export function streamAudience(activeUsers: readonly UserRow[], stream: StreamRo
       return stream.invite_only ? isAdmin(u) : u.role !== Role.GUEST;
     })
     .map((u) => u.id);
+}
+
+/**
+ * streamAudience less `without`, read without the whole organisation: for a public channel every
+ * active user but the unsubscribed guests (one realm-wide fan-out), for a web-public one every
+ * active user, for a private one its subscribers and the administrators.
+ */
+export async function streamAudienceRecipients(db: Db, stream: StreamRow, subscribers: readonly number[] | undefined, without: readonly number[] = []): Promise<Recipients> {
+  const skip = new Set(without);
+  if (stream.is_web_public) return { realmId: stream.realm_id, except: [...skip] };
+  if (!stream.invite_only) {
+    // Only the guests' subscriptions matter: read those when the subscriber list is not at hand.
+    const guests = await activeUserIdsWithRoles(db, stream.realm_id, [Role.GUEST]);
+    const subs = new Set(subscribers ?? (await subscriptionRows(db, guests, [stream.id])).filter((r) => r.active && r.is_user_active).map((r) => r.user_id));
+    for (const id of guests) if (!subs.has(id)) skip.add(id);
+    return { realmId: stream.realm_id, except: [...skip] };
+  }
+  subscribers ??= (await subscriberIds(db, [stream.id])).get(stream.id) ?? [];
+  const admins = await activeUserIdsWithRoles(db, stream.realm_id, [Role.OWNER, Role.ADMINISTRATOR]);
+  const ids = [...new Set([...subscribers, ...admins])].filter((id) => !skip.has(id)).sort((a, b) => a - b);
+  return { userIds: ids };
+}
+
+/** Every active user of a realm but its guests (default channels and their groups go to them). */
+export async function nonGuestRecipients(db: Db, realmId: number): Promise<Recipients> {
+  return { realmId, except: await activeUserIdsWithRoles(db, realmId, [Role.GUEST]) };
 }
 
 /** A realm's active users, the pool every audience is drawn from. */

@@ -3,7 +3,7 @@ import type { Db } from "../../db/index.js";
 import { activeStreamsOfRealm } from "../../db/queries/streams.js";
 import { membersOfGroups, recursiveSubgroupIds } from "../../db/queries/user-groups.js";
 import { realmEmojiOfRealm } from "../../db/queries/realm-emoji.js";
-import { usersOfRealm } from "../../db/queries/users.js";
+import { activeUserNames, usersOfRealm } from "../../db/queries/users.js";
 import { emptyRenderContext, renderMarkdown, type RenderContext, type RenderResult } from "../../markdown/index.js";
 import type { UserRow } from "../../db/queries/users.js";
 import { emojiUrl } from "../realm/emoji.js";
@@ -25,7 +25,7 @@ export interface Rendered extends RenderResult {
  * the message's sender).
  */
 export async function renderContent(ctx: AppContext, db: Db, realmId: number, content: string, sender?: UserRow): Promise<Rendered> {
-  const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl) : emptyRenderContext(ctx.config.externalUrl);
+  const base = /[@#]/.test(content) ? await realmRenderContext(db, realmId, ctx.config.externalUrl, content) : emptyRenderContext(ctx.config.externalUrl);
   const customEmoji = content.includes(":") ? await activeCustomEmoji(db, realmId) : new Map<string, CustomEmoji>();
   const linkifiers = await ctx.linkifiers.of(realmId);
   const realm = await ctx.realms.get(realmId);
@@ -55,8 +55,21 @@ async function activeCustomEmoji(db: Db, realmId: number): Promise<Map<string, C
   return new Map(rows.map((row) => [row.name, { id: String(row.id), name: row.name, url: emojiUrl(row.realm_id, row.file_name) }]));
 }
 
-async function realmRenderContext(db: Db, realmId: number, realmUrl: string): Promise<RenderContext> {
-  const users = (await usersOfRealm(db, realmId)).filter((u) => u.is_active === 1);
+/** `@**Name|id**` and `@_**Name|id**`: mentions that name their user by id. */
+const ID_MENTION = /@_?\*\*([^*]*)\|(\d+)\*\*/g;
+
+/**
+ * The users the content could mention: when every `@` of it starts a mention by id (as the
+ * server's own notices write them), only those users; otherwise every active user of the realm.
+ */
+async function mentionableUsers(db: Db, realmId: number, content: string): Promise<{ id: number; full_name: string }[]> {
+  if (content.replace(ID_MENTION, "").includes("@")) return (await usersOfRealm(db, realmId)).filter((u) => u.is_active === 1);
+  const ids = [...content.matchAll(ID_MENTION)].map((m) => Number(m[2])).filter((id) => Number.isSafeInteger(id));
+  return ids.length > 0 ? (await activeUserNames(db, realmId, ids)).sort((a, b) => a.id - b.id) : [];
+}
+
+async function realmRenderContext(db: Db, realmId: number, realmUrl: string, content: string): Promise<RenderContext> {
+  const users = await mentionableUsers(db, realmId, content);
   const byName = new Map<string, { id: number; fullName: string }[]>();
   const byId = new Map<number, { id: number; fullName: string }>();
   for (const u of users) {

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { addAlertWords, deleteAvatar, removeAlertWords, setMuted, setStatus, updateProfileData, updateSettings, uploadAvatar } from "../../api/settings.js";
 import type { State } from "../../state/types.js";
 import { Avatar } from "../avatar.js";
+import { askPermission, permission, playSound } from "../notifications.js";
 import { Choice, Section, TextField, Toggle, useSave } from "./form.js";
 
 const setting = (name: string) => (value: unknown) => updateSettings({ [name]: typeof value === "boolean" || typeof value === "number" ? value : String(value) });
@@ -130,7 +131,7 @@ export function Preferences({ s }: { s: State }) {
       <Section title="Theme">
         <Choice label="Color scheme" value={String(st.color_scheme ?? 1)} options={[["1", "Automatic (follows system settings)"], ["3", "Light"], ["2", "Dark"]]} save={(v) => setting("color_scheme")(Number(v))} />
       </Section>
-      <Section title="Compose">
+      <Section title="Writing messages">
         <Toggle label="Enter sends the message (Ctrl+Enter makes a new line)" checked={st.enter_sends === true} save={setting("enter_sends")} />
       </Section>
       <Section title="Time">
@@ -167,7 +168,7 @@ const notificationGroups: [string, [string, string][]][] = [
     ],
   ],
   [
-    "Channels",
+    "Channel messages",
     [
       ["enable_stream_desktop_notifications", "Desktop notifications"],
       ["enable_stream_audible_notifications", "Audible desktop notifications"],
@@ -179,8 +180,34 @@ const notificationGroups: [string, [string, string][]][] = [
 
 /** Which messages notify, and how. */
 export function Notifications({ s }: { s: State }) {
+  const sounds = Array.isArray(s.settings.available_notification_sounds) ? (s.settings.available_notification_sounds as string[]) : [];
+  const sound = String(s.settings.notification_sound ?? "zulip");
   return (
     <>
+      <Section title="Desktop notifications in this browser">
+        {permission.value === "granted" ? <p>This browser shows desktop notifications.</p> : null}
+        {permission.value === "denied" ? <p>This browser blocks desktop notifications from this site; allow them in the browser's site settings.</p> : null}
+        {permission.value === "unsupported" ? <p>This browser cannot show desktop notifications.</p> : null}
+        {permission.value === "default" ? (
+          <button type="button" class="button" onClick={() => void askPermission()}>
+            Allow desktop notifications in this browser
+          </button>
+        ) : null}
+      </Section>
+      <Section title="Sound and unread count">
+        <div class="field-row">
+          <Choice label="Notification sound" value={sound} options={[["none", "None"], ...sounds.map((n) => [n, n[0]?.toUpperCase() + n.slice(1)] as const)]} save={setting("notification_sound")} />
+          <button type="button" class="button" disabled={sound === "none"} onClick={() => playSound(sound)}>
+            Play the notification sound
+          </button>
+        </div>
+        <Choice
+          label="Unread count in the title and icon"
+          value={String(s.settings.desktop_icon_count_display ?? 1)}
+          options={[["1", "All unread messages"], ["2", "Direct messages, mentions and followed topics"], ["3", "Direct messages and mentions"], ["4", "None"]]}
+          save={(v) => updateSettings({ desktop_icon_count_display: Number(v) })}
+        />
+      </Section>
       {notificationGroups.map(([title, fields]) => (
         <Section key={title} title={title}>
           {fields.filter(([name]) => name in s.settings).map(([name, label]) => (

@@ -1,0 +1,132 @@
+/**
+ * The web app at phone width (360x740, Debian's Chromium): every main view, the left sidebar
+ * opened from its button, the compose box and settings, with nothing wider than the screen: no
+ * visible element reaches past the viewport's edges unless a scrolling or clipping box holds it,
+ * and the page itself never scrolls sideways. Screenshots of each view go to the folder the test
+ * prints (dist/screenshots/phone/) for a person to look at.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createStreams } from "../api/streams-helpers.js";
+import type { TestServer } from "../harness/server.js";
+import { NO_CHROMIUM, hasChromium, screenshotDir } from "./browser.js";
+import { twoPeople } from "./two-people.js";
+
+if (!hasChromium) console.log(NO_CHROMIUM);
+
+/** Elements past the viewport's left or right edge that no scrolling or clipping ancestor holds, and the main containers wider than they are shown. */
+function overflowing(): string[] {
+  const out: string[] = [];
+  const width = document.documentElement.clientWidth;
+  const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.classList.length ? `.${[...el.classList].join(".")}` : ""}`;
+  if (document.documentElement.scrollWidth > width) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+  for (const sel of [".app", ".top", "main.middle", ".compose", ".settings-main", ".settings-nav", ".narrow-header", ".list-view"]) {
+    for (const el of document.querySelectorAll(sel)) {
+      const style = getComputedStyle(el);
+      const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
+      if (!scrolls && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} is ${el.scrollWidth} px wide in ${el.clientWidth}`);
+    }
+  }
+  const held = (el: Element) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX !== "visible") {
+        const r = a.getBoundingClientRect();
+        if (r.left >= -1 && r.right <= width + 1) return true;
+      }
+    }
+    return false;
+  };
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.position === "fixed" && r.right <= 0) continue;
+    if ((r.right > width + 1 || r.left < -1) && !held(el)) out.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} of ${width}`);
+  }
+  return out;
+}
+
+describe.skipIf(!hasChromium)("the web app at phone width (360x740)", () => {
+  let denmarkId = 0;
+  const people = twoPeople({
+    context: { timezoneId: "Europe/Copenhagen" },
+    async prepare(server) {
+      denmarkId = (await createStreams(server, "hamlet", ["Denmark and its very long channel name for phones"], { description: "The **royal** channel", principals: [server.users.hamlet.id, server.users.othello.id] }))["Denmark and its very long channel name for phones"] ?? 0;
+      const say = async (who: "hamlet" | "othello", params: Record<string, string>) => expect((await server.as(who).post("/messages", params)).body).toMatchObject({ result: "success" });
+      await say("othello", { type: "stream", to: String(denmarkId), topic: "a topic whose name goes on and on past any phone's width", content: "Who's there? A https://example.com/a/very/long/link/that/does/not/break/anywhere/at/all/in/the/text" });
+      await say("hamlet", { type: "stream", to: String(denmarkId), topic: "castle", content: "```\nconst aVeryLongLineOfCode = 'that must scroll inside its own box, not push the page sideways at all';\n```\n| a | table | with | many | columns | that | is | wide |\n|---|---|---|---|---|---|---|---|\n| 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |" });
+      await say("othello", { type: "private", to: JSON.stringify([server.users.hamlet.id]), content: "A word in private, my lord." });
+    },
+  });
+  const dir = path.join(screenshotDir(), "phone");
+  mkdirSync(dir, { recursive: true });
+  let server: TestServer;
+  let page: Page;
+
+  const open = async (hash: string) => {
+    await page.evaluate((h) => (location.hash = h), hash);
+    await page.locator("main.middle").waitFor();
+    await expect.poll(() => page.locator("main.middle").getByText("Loading…").count()).toBe(0);
+    await page.waitForTimeout(150);
+  };
+  const look = async (name: string) => {
+    await page.screenshot({ path: path.join(dir, `${name}.png`) });
+    return (await page.evaluate(overflowing)).map((line) => `${name}: ${line}`);
+  };
+
+  beforeAll(async () => {
+    ({ server, hamlet: page } = people);
+    await page.setViewportSize({ width: 360, height: 740 });
+    console.log(`phone-width screenshots: ${dir}`);
+  });
+
+  it("every main view fits the screen", async () => {
+    const topic = `#narrow/channel/${denmarkId}-Denmark/topic/castle`;
+    const views: [string, string][] = [
+      ["inbox", "#inbox"],
+      ["recent", "#recent"],
+      ["combined-feed", "#feed"],
+      ["channel", `#narrow/channel/${denmarkId}-Denmark`],
+      ["topic", topic],
+      ["dms", `#narrow/dm/${server.users.othello.id}-Othello`],
+      ["search", "#narrow/search/there"],
+      ["channel-browser", "#channels"],
+      ["drafts", "#drafts"],
+      ["settings-profile", "#settings/profile"],
+      ["settings-preferences", "#settings/preferences"],
+      ["settings-notifications", "#settings/notifications"],
+      ["settings-channel", `#settings/channels/${denmarkId}`],
+    ];
+    const found: string[] = [];
+    for (const [name, hash] of views) {
+      await open(hash);
+      found.push(...(await look(name)));
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("the left sidebar opens from its button over the view, and closes on going somewhere", async () => {
+    await open("#inbox");
+    expect(await page.locator("nav.left").isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Views and conversations" }).click();
+    await page.locator("nav.left").waitFor();
+    expect(await look("left-sidebar-open")).toEqual([]);
+    await page.locator("nav.left").getByRole("link", { name: "Recent conversations" }).click();
+    await expect.poll(() => page.locator("nav.left").isVisible()).toBe(false);
+    expect(await page.getByRole("button", { name: "Views and conversations" }).getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("the compose box, filled, fits the screen", async () => {
+    await open(`#narrow/channel/${denmarkId}-Denmark/topic/castle`);
+    await page.getByRole("textbox", { name: "Message" }).fill("A long reply that wraps over several lines on a phone, ".repeat(6));
+    expect(await look("compose-open")).toEqual([]);
+    await page.getByRole("textbox", { name: "Message" }).fill("");
+  });
+
+  it("left no console errors", () => {
+    expect(people.errors).toEqual([]);
+  });
+});
