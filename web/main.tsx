@@ -9,6 +9,7 @@ import { settleEchoes } from "./state/local-echo.js";
 import { connection, dispatch, route, state, update } from "./state/store.js";
 import type { ServerEvent } from "./state/types.js";
 import { App } from "./views/app.js";
+import { installShortcuts } from "./views/keyboard/shortcuts.js";
 import { notifyOf, watchAttention } from "./views/notifications.js";
 import "./styles/app.css";
 
@@ -23,6 +24,8 @@ function readRoute(): void {
 /** How long the first draw waits for the open narrow's messages, so shell and list are drawn and laid out once. */
 const FIRST_PAGE_WAIT_MS = 1000;
 addEventListener("hashchange", readRoute);
+// Before any view's own keydown listener, so a view can see what a shortcut did.
+installShortcuts();
 
 // The first narrow's messages are fetched while /register runs (its ids need no state to parse).
 const first = parseHash(location.hash, fromRegister({}));
