@@ -163,6 +163,7 @@ describe.skipIf(!hasChromium)("notifications, the title and the favicon", () => 
     await expect.poll(() => page.evaluate(() => window.permissionAsked)).toBe(1);
     await banner.getByRole("button", { name: "Not now" }).click();
     await expect.poll(() => banner.count()).toBe(0);
+    await page.evaluate(() => (location.hash = "#inbox"));
     await page.reload();
     await page.locator("nav.left").waitFor();
     expect(await banner.count()).toBe(0);

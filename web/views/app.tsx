@@ -33,7 +33,7 @@ export function App() {
   document.documentElement.classList.toggle("dark", scheme === 2);
   document.documentElement.classList.toggle("light", scheme === 3);
   return (
-    <div class={navOpen.value ? "app nav-open" : "app"}>
+    <div class={`app${navOpen.value ? " nav-open" : ""}${r.view === "settings" || r.view === "organization" ? " settings-open" : ""}`}>
       <div class="banners">
         <ConnectionBanner />
         <NotificationBanner />

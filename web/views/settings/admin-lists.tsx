@@ -55,11 +55,65 @@ export function Linkifiers({ s }: { s: State }) {
     <Section title="Linkifiers">
       <ul class="settings-list">
         {items.map((l) => (
-          <Row key={String(l.id)} label={String(l.pattern)} detail={String(l.url_template)} remove={() => adminCall("DELETE", `realm/filters/${Number(l.id)}`)} removeLabel={`Delete linkifier ${String(l.pattern)}`} />
+          <LinkifierRow key={String(l.id)} l={l} />
         ))}
       </ul>
       <AddForm fields={[["pattern", "Pattern"], ["url_template", "URL template"]]} button="Add linkifier" submit={(v) => adminCall("POST", "realm/filters", { pattern: v.pattern ?? "", url_template: v.url_template ?? "" })} />
     </Section>
+  );
+}
+
+/** One linkifier: its pattern and template, edited in place (PATCH /realm/filters/{id} takes both), or deleted. */
+function LinkifierRow({ l }: { l: Dict }) {
+  const id = Number(l.id);
+  const pattern = String(l.pattern);
+  const [editing, setEditing] = useState(false);
+  const [values, setValues] = useState({ pattern, url_template: String(l.url_template) });
+  const { run, note, busy } = useSave();
+  if (!editing) {
+    return (
+      <li>
+        <span>{pattern}</span>
+        <code>{String(l.url_template)}</code>
+        <button type="button" class="button" onClick={() => (setValues({ pattern, url_template: String(l.url_template) }), setEditing(true))}>
+          Edit linkifier {pattern}
+        </button>
+        <button type="button" class="button" onClick={() => void run(adminCall("DELETE", `realm/filters/${id}`), "Removed")}>
+          Delete linkifier {pattern}
+        </button>
+        {note}
+      </li>
+    );
+  }
+  return (
+    <li>
+      <form
+        class="field stack"
+        aria-label={`Edit linkifier ${pattern}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(adminCall("PATCH", `realm/filters/${id}`, values), "Saved").then((ok) => ok && setEditing(false));
+        }}
+      >
+        <label>
+          <span>Pattern</span>
+          <input value={values.pattern} onInput={(e) => setValues({ ...values, pattern: e.currentTarget.value })} />
+        </label>
+        <label>
+          <span>URL template</span>
+          <input value={values.url_template} onInput={(e) => setValues({ ...values, url_template: e.currentTarget.value })} />
+        </label>
+        <div class="buttons">
+          <button type="submit" class="button" disabled={busy}>
+            Save linkifier
+          </button>{" "}
+          <button type="button" class="button" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </div>
+        {note}
+      </form>
+    </li>
   );
 }
 
@@ -180,5 +234,110 @@ export function CustomEmoji({ s }: { s: State }) {
         {note}
       </form>
     </Section>
+  );
+}
+
+/** Zulip's custom profile field types offered here (those needing no list of choices). */
+const fieldTypes = [
+  ["1", "Short text"],
+  ["2", "Long text"],
+  ["4", "Date"],
+  ["5", "Link"],
+  ["6", "Users"],
+  ["8", "Pronouns"],
+  ["3", "List of options"],
+  ["7", "External account"],
+] as const;
+
+/** Custom profile fields: add, rename and describe, move up and down, delete. */
+export function ProfileFields({ s }: { s: State }) {
+  const fields = s.profileFields;
+  const [name, setName] = useState("");
+  const [hint, setHint] = useState("");
+  const [type, setType] = useState("1");
+  const { run, note, busy } = useSave();
+  const order = fields.map((f) => Number(f.id));
+  const move = (i: number, by: number) => {
+    const next = [...order];
+    const [id] = next.splice(i, 1);
+    next.splice(i + by, 0, id ?? 0);
+    return adminCall("PATCH", "realm/profile_fields", { order: next });
+  };
+  return (
+    <>
+      <Section title="Custom profile fields">
+        {fields.length === 0 ? <p class="empty">No custom profile fields yet.</p> : null}
+        <ol class="settings-list profile-field-list">
+          {fields.map((f, i) => (
+            <ProfileFieldRow key={Number(f.id)} f={f} first={i === 0} last={i === fields.length - 1} move={(by) => move(i, by)} />
+          ))}
+        </ol>
+      </Section>
+      <Section title="Add a custom profile field">
+        <form
+          class="field stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(adminCall("POST", "realm/profile_fields", { name, hint, field_type: Number(type) }), "Added").then((ok) => {
+              if (ok) {
+                setName("");
+                setHint("");
+              }
+            });
+          }}
+        >
+          <label>
+            <span>Field type</span>
+            <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
+              {fieldTypes.slice(0, 6).map(([v, text]) => (
+                <option key={v} value={v}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span>Label</span>
+            <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <label>
+            <span>Hint</span>
+            <input value={hint} onInput={(e) => setHint(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="button" disabled={busy}>
+            Add profile field
+          </button>
+          {note}
+        </form>
+      </Section>
+    </>
+  );
+}
+
+function ProfileFieldRow({ f, first, last, move }: { f: Dict; first: boolean; last: boolean; move: (by: number) => Promise<unknown> }) {
+  const { run, note } = useSave();
+  const id = Number(f.id);
+  const name = String(f.name);
+  const type = fieldTypes.find(([v]) => Number(v) === Number(f.type))?.[1] ?? "Other";
+  return (
+    <li class="profile-field">
+      <div class="profile-field-head">
+        <span>
+          <strong>{name}</strong> <span class="muted">({type})</span>
+        </span>
+        <button type="button" class="button" disabled={first} onClick={() => void run(move(-1), "Moved")} aria-label={`Move ${name} up`}>
+          ↑
+        </button>
+        <button type="button" class="button" disabled={last} onClick={() => void run(move(1), "Moved")} aria-label={`Move ${name} down`}>
+          ↓
+        </button>
+        <button type="button" class="button" onClick={() => void run(adminCall("DELETE", `realm/profile_fields/${id}`), "Deleted")}>
+          Delete {name}
+        </button>
+      </div>
+      <TextField label={`Label of ${name}`} value={name} save={(v) => adminCall("PATCH", `realm/profile_fields/${id}`, { name: v })} saved={() => "Saved"} />
+      <TextField label={`Hint of ${name}`} value={String(f.hint ?? "")} save={(v) => adminCall("PATCH", `realm/profile_fields/${id}`, { hint: v })} saved={() => "Saved"} />
+      {note}
+    </li>
   );
 }

@@ -5,7 +5,7 @@ import type { Route } from "../../state/narrow.js";
 import type { State } from "../../state/types.js";
 import { useStateOf } from "../select.js";
 import { Bots, Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
-import { CustomEmoji, DefaultChannels, Linkifiers, Playgrounds, UserGroups } from "./admin-lists.js";
+import { CustomEmoji, DefaultChannels, Linkifiers, Playgrounds, ProfileFields, UserGroups } from "./admin-lists.js";
 import { ChannelList, ChannelSettings, isAdmin } from "./channels.js";
 import { Account, AlertWords, MutedUsers, Notifications, Preferences, Profile, Status } from "./personal.js";
 
@@ -32,6 +32,7 @@ const organization: Page[] = [
   { slug: "invites", title: "Invitations", draw: (s) => <Invites s={s} /> },
   { slug: "user-groups", title: "User groups", draw: (s) => <UserGroups s={s} /> },
   { slug: "emoji-settings", title: "Custom emoji", draw: (s) => <CustomEmoji s={s} /> },
+  { slug: "profile-field-settings", title: "Custom profile fields", draw: (s) => <ProfileFields s={s} /> },
   { slug: "linkifier-settings", title: "Linkifiers", draw: (s) => <Linkifiers s={s} /> },
   { slug: "playground-settings", title: "Code playgrounds", draw: (s) => <Playgrounds s={s} /> },
   { slug: "default-channels-list", title: "Default channels", draw: (s) => <DefaultChannels s={s} /> },
@@ -59,6 +60,7 @@ export function Panel({ route }: { route: Extract<Route, { view: "settings" | "o
   const page = pages.find((p) => p.slug === route.section) ?? pages[0];
   return (
     <div class="settings-page">
+      <h1 class="visually-hidden">{route.view === "settings" ? "Settings" : "Organization settings"}</h1>
       <nav class="settings-nav" aria-label="Settings sections">
         <a class="close-settings" href="#inbox">
           ← Back to messages
