@@ -11,6 +11,7 @@ import { connection, dispatch, registered, route, state, update } from "./state/
 import type { ServerEvent } from "./state/types.js";
 import { App } from "./views/app.js";
 import { warmFormats } from "./views/format.js";
+import { installShortcuts } from "./views/keyboard/shortcuts.js";
 import { notifyOf, watchAttention } from "./views/notifications.js";
 import "./styles/app.css";
 
@@ -25,6 +26,8 @@ function readRoute(): void {
 /** How long the first draw waits for the open narrow's messages, so shell and list are drawn and laid out once. */
 const FIRST_PAGE_WAIT_MS = 1000;
 addEventListener("hashchange", readRoute);
+// Before any view's own keydown listener, so a view can see what a shortcut did.
+installShortcuts();
 
 // The first narrow's messages are fetched while /register runs (its ids need no state to parse),
 // and drawn as soon as they come: each message names its sender, avatar and channel. /register
