@@ -38,3 +38,8 @@ export function unsubscribe(names: readonly string[]): Promise<unknown> {
 export function markTopicRead(streamId: number, topic?: string): Promise<unknown> {
   return topic === undefined ? call("POST", "mark_stream_as_read", { stream_id: streamId }) : call("POST", "mark_topic_as_read", { stream_id: streamId, topic_name: topic });
 }
+
+/** Sets a topic's visibility for the current user (Zulip's numbering: 0 none, 1 muted, 2 unmuted, 3 followed). */
+export function setTopicVisibility(streamId: number, topic: string, policy: 0 | 1 | 2 | 3): Promise<unknown> {
+  return call("POST", "user_topics", { stream_id: streamId, topic, visibility_policy: policy });
+}

@@ -17,7 +17,7 @@ export function Drafts() {
         {drafts.length === 0 && <p class="empty">No drafts.</p>}
         <ul class="draft-list">
           {drafts.map((d) => (
-            <li key={d.id} class="draft" data-draft-id={d.id}>
+            <li key={d.id} class="draft" data-draft-id={d.id} tabIndex={0}>
               <div class="to">{d.type === "stream" ? `# ${s.streams.get(d.to[0] ?? 0)?.name ?? "?"} › ${d.topic}` : d.type === "private" ? `To ${dmKeyIds(d.to.join(",")).map((id) => userName(s, id)).join(", ")}` : "No recipient"}</div>
               <div class="text">{d.content}</div>
               <div class="draft-actions">

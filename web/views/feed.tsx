@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { loadList, loadMore, markRead } from "../api/lists.js";
 import { conversationKey, refOf } from "../state/conversation.js";
-import { anchorOf, narrowKey } from "../state/narrow.js";
+import { narrowKey } from "../state/narrow.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
 import { NarrowHeader } from "./narrow-header.js";
@@ -10,6 +10,8 @@ import { TypingNotice } from "./compose/typing.js";
 import { fillEmoji } from "./rendered-emoji.js";
 import { MessageRow, RecipientBar } from "./message-row.js";
 import { useStateOf } from "./select.js";
+import { registered } from "../state/store.js";
+import { pointer, select, selectedIn } from "./keyboard/pointer.js";
 
 /**
  * At most this many message rows are in the DOM; the window moves by STEP as you scroll, a few
@@ -77,6 +79,8 @@ export function Feed({ terms }: { terms: Term[] }) {
   const drawnFor = useRef("");
   const list = s?.lists.get(key);
   const hasList = list !== undefined;
+  // Before /register answers (an early first page): no fetching further and no marking read.
+  const ready = registered.value;
 
   useEffect(() => {
     if (!hasList) void loadList(terms).catch(() => undefined);
@@ -91,6 +95,29 @@ export function Feed({ terms }: { terms: Term[] }) {
   });
 
   const [lo, hi] = list && current ? bounds(list, current) : [0, 0];
+  // The selected message (keys move it; the list scrolls to it).
+  const picked = pointer.value;
+  const selectedId = list && s ? selectedIn(list, s) : 0;
+  const scrolledTo = useRef(0);
+  useLayoutEffect(() => {
+    if (!list || !current || list.ids.length === 0) return;
+    if (picked?.key !== key || !list.ids.includes(picked.id)) {
+      select(key, selectedId, false);
+      return;
+    }
+    if (!picked.scroll || scrolledTo.current === picked.n) return;
+    const at = list.ids.indexOf(picked.id);
+    if (at < lo || at >= hi) {
+      // Off the window: the window moves around it first.
+      const nLo = Math.max(0, Math.min(at - OPEN_ROWS / 2, list.ids.length - OPEN_ROWS));
+      const nHi = Math.min(list.ids.length, nLo + OPEN_ROWS);
+      pad.current = { key, px: 0 };
+      setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === list.ids.length });
+      return;
+    }
+    scrolledTo.current = picked.n;
+    scroller.current?.querySelector<HTMLElement>(`.message[data-id="${picked.id}"]`)?.scrollIntoView({ block: "nearest" });
+  });
   const el = scroller.current;
   if (el && list && current && !opening && committedLo.current.key === key && pending.current === null) {
     if (current.atEnd && committedLo.current.count !== list.ids.length && nearBottom(el)) pending.current = "bottom";
@@ -117,7 +144,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
     loadKatexIfNeeded(box);
     fillEmoji(box);
-    observeUnread(box);
+    if (ready) observeUnread(box);
     if (drawnFor.current !== key && list.ids.length > 0) {
       drawnFor.current = key;
       // For the benchmarks: when a narrow's list is first in the DOM, and the frame after (painted).
@@ -144,6 +171,7 @@ export function Feed({ terms }: { terms: Term[] }) {
       setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
     }
     // Pages are fetched ahead, while the window still has rows to move through.
+    if (!registered.value) return;
     if (lo < FETCH_AHEAD_ROWS && intoRows < EDGE_PX * 4 && !list.foundOldest) void loadMore(key, "older").catch(() => undefined);
     if (len - hi < FETCH_AHEAD_ROWS && box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX * 4 && !list.foundNewest) void loadMore(key, "newer").catch(() => undefined);
   };
@@ -159,7 +187,7 @@ export function Feed({ terms }: { terms: Term[] }) {
   // A fetched page may be needed straight away (short lists, or an anchor near an edge).
   useEffect(() => {
     if (current) check();
-  }, [list?.ids.length, list?.foundOldest, list?.foundNewest, current?.first]);
+  }, [list?.ids.length, list?.foundOldest, list?.foundNewest, current?.first, ready]);
 
   const observer = useRef<IntersectionObserver | null>(null);
   const observeUnread = (box: HTMLElement) => {
@@ -187,7 +215,7 @@ export function Feed({ terms }: { terms: Term[] }) {
   let body: ComponentChildren;
   if (!list) body = <p class="empty" role="status">Loading…</p>;
   else if (list.ids.length === 0) body = <p class="empty">No messages here yet.</p>;
-  else body = rows(s, list, lo, hi);
+  else body = rows(s, list, lo, hi, selectedId);
   return (
     <section class="feed" aria-label="Messages">
       <NarrowHeader terms={terms} />
@@ -204,7 +232,7 @@ export function Feed({ terms }: { terms: Term[] }) {
   );
 }
 
-function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChildren[] {
+function rows(s: State, list: MessageList, lo: number, hi: number, selectedId: number): ComponentChildren[] {
   const out: ComponentChildren[] = [];
   let prev: Message | undefined;
   let prevConv = "";
@@ -223,7 +251,7 @@ function rows(s: State, list: MessageList, lo: number, hi: number): ComponentChi
       );
     }
     const showSender = conv !== prevConv || newDay || prev?.sender_id !== m.sender_id || m.timestamp - (prev?.timestamp ?? 0) > SAME_SENDER_GAP_S;
-    out.push(<MessageRow key={m.id} s={s} m={m} showSender={showSender} selected={m.id === list.anchor && anchorOf(list.terms) !== null} />);
+    out.push(<MessageRow key={m.id} s={s} m={m} showSender={showSender} selected={m.id === selectedId} />);
     prev = m;
     prevConv = conv;
   }

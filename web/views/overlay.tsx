@@ -1,7 +1,7 @@
 /** One dialog at a time over the app (edit, move, history, receipts, profile cards, the emoji picker). */
 import { signal } from "@preact/signals";
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 
 type Dialog = { title: string; body: () => ComponentChildren; wide?: boolean };
 
@@ -15,17 +15,33 @@ export function closeDialog(): void {
   dialog.value = null;
 }
 
-/** The open dialog, if any: Escape or a click outside closes it; focus moves into it. */
+/** The open dialog, if any: Escape or a click outside closes it; focus moves into it, Tab stays in it, and focus goes back where it was on closing. */
 export function Overlay() {
   const d = dialog.value;
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // At once on drawing (not after the next paint): a key pressed straight away already reaches the dialog.
+  useLayoutEffect(() => {
     if (!d) return;
     const back = document.activeElement as HTMLElement | null;
     const first = box.current?.querySelector<HTMLElement>("[autofocus], input, textarea, select, button:not(.close)");
     (first ?? box.current)?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") closeDialog();
+      // Tab stays inside the dialog: from the last control to the first, and back.
+      const el = box.current;
+      if (e.key !== "Tab" || !el) return;
+      const stops = [...el.querySelectorAll<HTMLElement>('a[href], button, input, textarea, select, [tabindex]:not([tabindex="-1"])')].filter((x) => !x.hasAttribute("disabled"));
+      const first = stops[0];
+      const last = stops[stops.length - 1];
+      if (!first || !last) return;
+      const at = document.activeElement;
+      if (e.shiftKey && (at === first || at === el)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (at === last || !el.contains(at))) {
+        e.preventDefault();
+        first.focus();
+      }
     };
     addEventListener("keydown", onKey);
     return () => {

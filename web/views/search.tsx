@@ -4,7 +4,7 @@ import { useStateOf } from "./select.js";
 import { termsToHash } from "../state/narrow.js";
 import { parseQuery, suggest, termsToQuery } from "../state/search.js";
 
-/** The search box: Zulip's operators, suggestions as you type (arrows, Enter, Escape), "/" to focus. */
+/** The search box: Zulip's operators, suggestions as you type (arrows, Enter, Escape), "/" to focus (views/keyboard/). */
 export function SearchBar() {
   const s = useStateOf((st) => [st.streams, st.users, st.subs, st.topics]);
   const r = route.value;
@@ -20,17 +20,6 @@ export function SearchBar() {
   useEffect(() => {
     if (document.activeElement !== input.current) setText(shown);
   }, [shown]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.key === "/" && t && !["INPUT", "TEXTAREA"].includes(t.tagName) && !t.isContentEditable) {
-        e.preventDefault();
-        input.current?.focus();
-      }
-    };
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, []);
   if (!s) return null;
 
   const suggestions = open ? suggest(text, s) : [];

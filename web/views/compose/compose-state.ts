@@ -105,6 +105,16 @@ export function flushDraft(v: ComposeValue = compose.value): Promise<void> {
   return saving;
 }
 
+/** Puts the text away as a draft (saved now) and empties the box; the conversation brings it back. */
+export function putAway(): Promise<void> {
+  const v = compose.value;
+  if (v.content.trim() === "") return Promise.resolve();
+  const saved = flushDraft(v);
+  compose.value = { ...v, content: "", draftId: null };
+  persist();
+  return saved;
+}
+
 /** Forgets the draft of a sent message (deleted on the server). */
 export function dropDraft(v: ComposeValue): void {
   void flushDraft({ ...v, content: "" });
