@@ -4,7 +4,7 @@
  * it did (the view, the compose box, the server's answer). A row with keys and no test here fails
  * (and does not type-check); the `?` overlay lists every row.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../harness/server.js";
 import { keyLabel, rows, splitKey, type BoundId, type Row } from "../../web/views/keyboard/table.js";
@@ -69,6 +69,7 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
   const textbox = () => page.getByRole("textbox", { name: "Message" });
   const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute("aria-label") ?? document.activeElement?.className ?? "");
   const dialogNamed = (name: string) => page.getByRole("dialog", { name });
+  const isFocused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
 
   /** Closes any dialog, takes focus off fields, opens `hash` and waits for its messages (when `waitFor` is a message id). */
   const open = async (hash: string, waitFor?: number) => {
@@ -476,6 +477,33 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
       await poll(policy).toBe(1);
       await press(key);
       await poll(policy).toBe(undefined);
+      // In Recent conversations: the topic whose link has focus.
+      await open("#recent");
+      await page.locator(".recent-table a", { hasText: /^castle$/ }).focus();
+      await press(key);
+      await poll(policy).toBe(1);
+      await poll(() => isFocused(page.locator(".recent-table a", { hasText: /^castle$/ }))).toBe(true);
+      await press(key);
+      await poll(policy).toBe(undefined);
+    },
+    async "recent-down"(key) {
+      await open("#recent");
+      const links = page.locator(".recent-table a");
+      await links.nth(1).waitFor();
+      await press(key);
+      await poll(() => isFocused(links.nth(0))).toBe(true);
+      await press(key);
+      await poll(() => isFocused(links.nth(1))).toBe(true);
+      await page.keyboard.press("Enter");
+      await poll(hashOf).toMatch(/^#narrow\//);
+    },
+    async "recent-up"(key) {
+      await open("#recent");
+      const links = page.locator(".recent-table a");
+      await links.nth(2).waitFor();
+      await links.nth(2).focus();
+      await press(key);
+      await poll(() => isFocused(links.nth(1))).toBe(true);
     },
     async drafts(key) {
       await open(topicHash("castle"));

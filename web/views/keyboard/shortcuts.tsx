@@ -206,6 +206,17 @@ function toggleDialog(title: string, open: () => void): void {
   else open();
 }
 
+/** Moves focus to the next or previous conversation link of Recent conversations. */
+function stepRecent(by: 1 | -1): boolean {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>(".recent-table a[href]")];
+  if (links.length === 0) return false;
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const next = links[at < 0 ? (by === 1 ? 0 : links.length - 1) : Math.max(0, Math.min(links.length - 1, at + by))];
+  next?.focus();
+  next?.scrollIntoView({ block: "nearest" });
+  return true;
+}
+
 /** The draft whose row has focus. */
 function focusedDraft(e: KeyboardEvent) {
   const id = Number((e.target as HTMLElement).closest<HTMLElement>(".draft")?.dataset.draftId);
@@ -346,11 +357,26 @@ export const bindings: Record<BoundId, Binding> = {
     const r = routeNow();
     void markUnreadFrom(apiNarrow(r.view === "feed" ? r.terms : []), m.id).catch(() => undefined);
   }),
-  "mute-topic": onSelected((m, s) => {
-    if (m.type !== "stream") return false;
-    const muted = s.userTopics.get(topicKey(m.stream_id ?? 0, m.subject)) === 1;
-    void setTopicVisibility(m.stream_id ?? 0, m.subject, muted ? 0 : 1).catch(() => undefined);
-  }),
+  "mute-topic": (e) => {
+    const s = current();
+    let topic: { streamId: number; topic: string } | null = null;
+    // In Inbox and Recent: the topic whose link has focus.
+    const link = (e.target as HTMLElement).closest<HTMLAnchorElement>(".list-view a[href^='#narrow']");
+    if (link) {
+      const r = parseHash(link.getAttribute("href") ?? "", s);
+      const channel = r.view === "feed" ? r.terms.find((t) => t.operator === "channel") : undefined;
+      const name = r.view === "feed" ? r.terms.find((t) => t.operator === "topic") : undefined;
+      if (channel && name) topic = { streamId: Number(channel.operand), topic: name.operand };
+    } else {
+      const sel = selected();
+      if (sel?.m.type === "stream") topic = { streamId: sel.m.stream_id ?? 0, topic: sel.m.subject };
+    }
+    if (!topic) return false;
+    const muted = s.userTopics.get(topicKey(topic.streamId, topic.topic)) === 1;
+    void setTopicVisibility(topic.streamId, topic.topic, muted ? 0 : 1).catch(() => undefined);
+  },
+  "recent-down": () => stepRecent(1),
+  "recent-up": () => stepRecent(-1),
   drafts: () => (routeNow().view === "drafts" ? go(before) : go("#drafts")),
   "restore-draft": (e) => {
     const d = focusedDraft(e);
@@ -400,6 +426,7 @@ function scopesOf(t: HTMLElement): Scope[] {
   const r = routeNow();
   if (r.view === "drafts") out.push("drafts");
   if (r.view === "channels") out.push("channels");
+  if (r.view === "recent") out.push("recent");
   return out;
 }
 
