@@ -101,6 +101,22 @@ describe.skipIf(!hasChromium)("administration: custom profile fields and linkifi
     await iago.getByText("Label cannot be blank.").waitFor();
     expected.push("POST /json/realm/profile_fields: 400");
 
+    // A list of options: its choices, one per line, become field_data; none is refused with the server's message.
+    await iago.getByLabel("Field type").selectOption({ label: "List of options" });
+    await iago.getByLabel("Label", { exact: true }).fill("House");
+    await iago.getByRole("button", { name: "Add profile field" }).click();
+    await iago.getByText("Field must have at least one choice.").waitFor();
+    expected.push("POST /json/realm/profile_fields: 400");
+    await iago.getByLabel("Options, one per line").fill("Elsinore\n\n Wittenberg ");
+    await iago.getByRole("button", { name: "Add profile field" }).click();
+    await expect.poll(fieldNames).toContain("House");
+    const house = ((await server.as("iago").get("/realm/profile_fields")).body.custom_fields as Record<string, unknown>[]).find((f) => f.name === "House");
+    expect(house).toMatchObject({ type: 3 });
+    expect(JSON.parse(String(house?.field_data))).toEqual({ "0": { text: "Elsinore", order: "1" }, "1": { text: "Wittenberg", order: "2" } });
+    await hamlet.getByLabel("House").waitFor();
+    await iago.getByRole("button", { name: "Delete House" }).click();
+    await expect.poll(fieldNames).not.toContain("House");
+
     await iago.getByRole("button", { name: "Delete Sonnet" }).click();
     await expect.poll(fieldNames).not.toContain("Sonnet");
     await expect.poll(() => rows(desdemona).getByText("Sonnet", { exact: true }).count()).toBe(0);
