@@ -20,6 +20,7 @@ import { ConfigError } from "./config.js";
 import { addOperatorCommands } from "./cli/operator.js";
 import { addImportSlackCommand } from "./cli/import-slack.js";
 import { addExportCommand } from "./cli/export.js";
+import { addImportCommand } from "./cli/import.js";
 import { config, fail, print, withContext } from "./cli/run.js";
 import { defaultRealm, realmByStringId } from "./db/queries/realms.js";
 import { userByDeliveryEmail } from "./db/queries/users.js";
@@ -142,5 +143,6 @@ program
 addOperatorCommands(program);
 addImportSlackCommand(program);
 addExportCommand(program);
+addImportCommand(program);
 
 program.parseAsync().catch(fail);

@@ -3,7 +3,28 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+const scryptInPool = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+
+/**
+ * Hashes at once in libuv's thread pool (four threads, shared with file reads). The rest wait
+ * here: a burst of sign-ups or logins must not queue hundreds of hashes ahead of every file
+ * read, nor ahead of a stopping process, which runs what the pool has queued before it exits.
+ */
+const HASHES_AT_ONCE = 2;
+let hashing = 0;
+const waitingHashes: (() => void)[] = [];
+
+async function scryptAsync(password: string, salt: Buffer, keylen: number): Promise<Buffer> {
+  if (hashing >= HASHES_AT_ONCE) await new Promise<void>((resolve) => waitingHashes.push(resolve));
+  else hashing++;
+  try {
+    return await scryptInPool(password, salt, keylen);
+  } finally {
+    const next = waitingHashes.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /** A random alphanumeric string from the CSPRNG (API keys are 32 characters). */

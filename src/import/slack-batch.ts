@@ -31,9 +31,10 @@ export class MessageBatch {
     this.nextId = Number(row?.id ?? 0) + 1;
   }
 
-  /** Queues a message and returns its id. */
-  async add(row: Omit<Insertable<MessageTable>, "id">, flags: ReadonlyMap<number, number>, reactions: readonly Omit<ReactionTable, "message_id">[], attachments: readonly { id: number; public: boolean }[]): Promise<number> {
-    const id = this.nextId++;
+  /** Queues a message and returns its id: the row's own when it has one (kept ids, given in ascending order), else the next. */
+  async add(row: Insertable<MessageTable>, flags: ReadonlyMap<number, number>, reactions: readonly Omit<ReactionTable, "message_id">[], attachments: readonly { id: number; public: boolean }[]): Promise<number> {
+    const id = row.id ?? this.nextId;
+    this.nextId = Math.max(this.nextId, id + 1);
     this.messages.push({ ...row, id });
     for (const [userId, bits] of flags) this.userMessages.push({ user_id: userId, message_id: id, flags: bits });
     for (const reaction of reactions) this.reactions.push({ ...reaction, message_id: id });

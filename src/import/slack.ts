@@ -23,6 +23,7 @@ import { deleteUploadFiles } from "../uploads/storage.js";
 import { newPathId, sanitizeName } from "../uploads/paths.js";
 import { newStreamEmailToken } from "../base/secrets.js";
 import { ImportError, SlackZip } from "./slack-zip.js";
+import { requireEmptyTarget } from "./target.js";
 import { child, dayMessages, flag, list, readWorkspace, senderOf, strings, text, type SlackObject, type SlackWorkspace } from "./slack-export.js";
 import { convertMrkdwn, mapSlackEmoji } from "./slack-mrkdwn.js";
 import { ImportProgress } from "./slack-progress.js";
@@ -63,7 +64,7 @@ const COLLECT_EVERY = 20_000;
  * files stored so far are removed.
  */
 export async function importSlack(ctx: AppContext, file: string, options: SlackImportOptions): Promise<SlackImportResult> {
-  await requireEmptyTarget(ctx.db, ctx.config.dataDir);
+  await requireEmptyTarget(ctx.db, ctx.config.dataDir, "import-slack");
   const zip = await SlackZip.open(file);
   try {
     const workspace = await readWorkspace(zip);
@@ -84,12 +85,6 @@ export async function importSlack(ctx: AppContext, file: string, options: SlackI
   } finally {
     zip.close();
   }
-}
-
-/** Refuses a database that already holds an organisation. */
-async function requireEmptyTarget(db: Db, dataDir: string): Promise<void> {
-  const realm = await db.selectFrom("realm").select(["id", "name"]).orderBy("id").limit(1).executeTakeFirst();
-  if (realm) throw new ImportError(`the target is not empty: it holds the organisation "${realm.name}" (id ${realm.id}) in ${path.resolve(dataDir)}; import-slack loads into an empty Rookery only (nothing was changed)`);
 }
 
 interface Scan {

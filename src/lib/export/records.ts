@@ -28,7 +28,7 @@ function parseObject(text: string): Record<string, unknown> {
  * Organisation settings written to zerver_realm: those that are columns of Zulip 9's Realm under
  * the same name (its importer builds a Realm from every key, so nothing else may appear).
  */
-const REALM_COLUMNS = [
+export const REALM_COLUMNS = [
   "add_custom_emoji_policy", "allow_edit_history", "allow_message_editing", "avatar_changes_disabled", "bot_creation_policy", "create_web_public_stream_policy",
   "default_code_block_language", "default_language", "delete_own_message_policy", "digest_emails_enabled", "digest_weekday", "disallow_disposable_email_addresses",
   "edit_topic_policy", "email_changes_disabled", "emails_restricted_to_domains", "enable_guest_user_indicator", "enable_read_receipts", "enable_spectator_access",
@@ -40,7 +40,7 @@ const REALM_COLUMNS = [
 ] as const;
 
 /** Channel-valued settings: stored as `<name>_id` (-1 for none), a foreign key `<name>` in the export. */
-const REALM_CHANNEL_SETTINGS = ["new_stream_announcements_stream", "signup_announcements_stream", "zulip_update_announcements_stream"] as const;
+export const REALM_CHANNEL_SETTINGS = ["new_stream_announcements_stream", "signup_announcements_stream", "zulip_update_announcements_stream"] as const;
 
 /**
  * zerver_realm: the columns, the settings (props over their defaults), channel settings as
