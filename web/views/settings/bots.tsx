@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { adminCall, setUserActive } from "../../api/settings.js";
 import type { State } from "../../state/types.js";
+import { isAdmin } from "./channels.js";
 import { Section, useSave } from "./form.js";
 
 type Dict = Record<string, unknown>;
@@ -69,6 +70,11 @@ export function YourBots({ s }: { s: State }) {
   const mine = [...s.bots.values()].filter((b) => Number(b.owner_id) === s.me).sort((a, b) => Number(a.user_id) - Number(b.user_id));
   const [values, setValues] = useState({ full_name: "", short_name: "", bot_type: "1" });
   const { run, note, busy } = useSave();
+  // bot_creation_policy: 1 everyone, 2 generic bots for administrators only, 3 administrators only.
+  const policy = Number(s.realm.realm_bot_creation_policy ?? 1);
+  const admin = isAdmin(s);
+  const types = admin || policy === 1 ? botTypes : policy === 2 ? botTypes.filter(([v]) => v === "2") : [];
+  const type = types.some(([v]) => v === values.bot_type) ? values.bot_type : (types[0]?.[0] ?? "1");
   return (
     <>
       <Section title="Your bots">
@@ -80,17 +86,20 @@ export function YourBots({ s }: { s: State }) {
         </ul>
       </Section>
       <Section title="Add a new bot">
+        {types.length === 0 ? (
+          <p class="note">Only organization administrators can add bots.</p>
+        ) : (
         <form
           class="field stack"
           onSubmit={(e) => {
             e.preventDefault();
-            void run(adminCall("POST", "bots", { ...values, bot_type: Number(values.bot_type) }), "Bot added").then((ok) => ok && setValues({ full_name: "", short_name: "", bot_type: values.bot_type }));
+            void run(adminCall("POST", "bots", { ...values, bot_type: Number(type) }), "Bot added").then((ok) => ok && setValues({ full_name: "", short_name: "", bot_type: type }));
           }}
         >
           <label>
             <span>Bot type</span>
-            <select value={values.bot_type} onChange={(e) => setValues({ ...values, bot_type: e.currentTarget.value })}>
-              {botTypes.map(([v, text]) => (
+            <select value={type} onChange={(e) => setValues({ ...values, bot_type: e.currentTarget.value })}>
+              {types.map(([v, text]) => (
                 <option key={v} value={v}>
                   {text}
                 </option>
@@ -110,6 +119,7 @@ export function YourBots({ s }: { s: State }) {
           </button>
           {note}
         </form>
+        )}
       </Section>
     </>
   );
