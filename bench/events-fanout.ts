@@ -21,11 +21,10 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
-import { createRealm } from "../src/actions/realms.js";
-import { checkCreateUser } from "../src/actions/users.js";
 import { buildApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { basicAuth } from "./auth.js";
+import { benchOrganisation, type BenchUser } from "./org.js";
 import { runUnderServerFlags, serverEnv, serverFlags } from "./server-flags.js";
 import { SHORT, sized } from "./short.js";
 
@@ -49,12 +48,11 @@ async function serveRookery(clients: number, eventKind: EventKind): Promise<void
   const config = { ...loadConfig({}), port: 0, dataDir, databaseUrl: `sqlite:${path.join(dataDir, "db.sqlite3")}`, logLevel: "warn", rateLimitPerMinute: 0 };
   const app = await buildApp(config, { logger: pino({ level: "warn" }) });
   const address = await app.http.listen({ host: "127.0.0.1", port: 0 });
-  const { owner } = await createRealm(app.ctx, { name: "Bench", stringId: "", ownerEmail: "owner@bench.test", ownerName: "Owner", password: "bench-password" });
-  const users = [owner];
-  for (let i = 1; i < clients; i++) {
-    users.push(await checkCreateUser(app.ctx, { realmId: owner.realm_id, email: `user${i}@bench.test`, fullName: `User ${i}`, password: null, role: 400 }));
-  }
-  const auth = (u: { delivery_email: string; api_key: string }) => basicAuth(u.delivery_email, u.api_key);
+  // Built in bulk, as POST /users would leave them: creating 10,000 one by one would take the run.
+  const users = await benchOrganisation(app, clients, app.ctx.clock.now(), { asCreated: true });
+  const owner = users[0];
+  if (!owner) throw new Error("no owner");
+  const auth = (u: BenchUser) => basicAuth(u.email, u.key);
   if (eventKind === "message") {
     const subscribed = await app.http.inject({
       method: "POST",

@@ -77,11 +77,18 @@ async function serve(users: number, channels: number): Promise<void> {
   process.on("message", (msg) => {
     if (msg === "stats") {
       const waiting = all.reduce((n, u) => n + app.ctx.queues.ofUser(u.id).filter((q) => q.isWaiting()).length, 0);
-      process.send?.({ queues: app.ctx.queues.size(), waiting });
+      process.send?.({ queues: app.ctx.queues.size(), waiting, heap: process.memoryUsage().heapUsed });
     }
     if (msg === "gc") {
       globalThis.gc?.();
-      process.send?.({ queues: app.ctx.queues.size(), waiting: 0 });
+      process.send?.({ queues: app.ctx.queues.size(), waiting: 0, heap: process.memoryUsage().heapUsed });
+    }
+    if (msg === "snapshot" && process.env.MEMORY_SNAPSHOT) {
+      globalThis.gc?.();
+      void import("node:v8").then((v8) => {
+        v8.writeHeapSnapshot(process.env.MEMORY_SNAPSHOT);
+        process.send?.({ queues: 0, waiting: 0, heap: 0 });
+      });
     }
     if (msg === "exit") {
       // Queues are not worth saving here; answering 10,000 polls first lets close finish.
@@ -98,6 +105,8 @@ async function serve(users: number, channels: number): Promise<void> {
 interface Stats {
   queues: number;
   waiting: number;
+  /** The JavaScript heap in use, in bytes (after a collection when asked for with "gc"). */
+  heap: number;
 }
 
 function rssMb(pid: number): number {
@@ -153,7 +162,7 @@ async function main(): Promise<void> {
   const stateBytes = full.length;
   await request(`${base}/events?queue_id=${(JSON.parse(full) as { queue_id: string }).queue_id}`, "DELETE", { authorization: ready.auths[1]! });
 
-  await ask("gc");
+  const heapBefore = (await ask("gc")).heap;
   await sleep(500);
   const before = rssMb(child.pid!);
   const cursors: { auth: string; queueId: string }[] = [];
@@ -174,14 +183,15 @@ async function main(): Promise<void> {
       stats = await ask("stats");
     }
   }
-  await ask("gc");
+  const heapAfter = (await ask("gc")).heap;
+  if (process.env.MEMORY_SNAPSHOT) await ask("snapshot");
   await sleep(500);
   const after = rssMb(child.pid!);
 
   console.log(`organisation: ${users} users, ${channels} channels; /register response ${(stateBytes / 1024).toFixed(0)} KiB`);
   console.log(`/register (full state)  p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms   p99 ${times[Math.floor(times.length * 0.99)]!.toFixed(1)} ms   (target p50 ≤ 30 ms)`);
   console.log(`RSS before queues ${before.toFixed(0)} MB; with ${stats.queues} queues and ${stats.waiting} open polls ${after.toFixed(0)} MB (target ≤ 400 MB)`);
-  console.log(`per queue with its open poll: ${(((after - before) * 1024 * 1024) / queues).toFixed(0)} bytes`);
+  console.log(`per queue with its open poll: ${(((after - before) * 1024 * 1024) / queues).toFixed(0)} bytes (target ≤ 5 KB), of which JavaScript heap ${((heapAfter - heapBefore) / queues).toFixed(0)} bytes`);
 
   child.send("exit");
   await Promise.allSettled(polls);

@@ -80,9 +80,9 @@ export async function addBenchMembers(ctx: AppContext, realmId: number, count: n
       ),
     );
   });
-  // The groups cache may hold the realm's memberships from before these rows; PostgreSQL plans
-  // from statistics, which a table grown fifty-fold at once has not caught up with yet.
-  ctx.groups.forgetAll();
+  // Every process's caches may hold the realm's users and memberships from before these rows;
+  // PostgreSQL plans from statistics, which a table grown fifty-fold at once has not caught up with yet.
+  await ctx.bus.publish({ events: [], changes: [{ cache: "all" }] });
   if (ctx.store.dialect === "postgres") await sql`analyze`.execute(ctx.db);
   return users;
 }

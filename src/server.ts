@@ -5,6 +5,7 @@ import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./base/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
 import { lockDataDir } from "./data-lock.js";
+import { queueDumpFile, saveQueues } from "./events/persist.js";
 import { reloadCertificate } from "./tls.js";
 
 /**
@@ -13,6 +14,14 @@ import { reloadCertificate } from "./tls.js";
  * load balancer's failover): the dropped ones wait for TCP to retry, a second or more.
  */
 const ACCEPT_QUEUE = 4096;
+
+/**
+ * How long a clean stop may take. Past it (requests still queued behind the database, a job that
+ * does not finish) the process saves its event queues as they are and exits anyway, so a
+ * supervisor's SIGTERM is always obeyed well before its own SIGKILL (systemd's default: 90 s;
+ * Docker's: 10 s).
+ */
+export const SHUTDOWN_LIMIT_MS = 5_000;
 
 /** Starts the server: builds the app, creates the first organisation on an empty database, listens. */
 export async function serve(config: Config): Promise<App> {
@@ -28,10 +37,22 @@ export async function serve(config: Config): Promise<App> {
     welcome = firstRunText(config.externalUrl, email, password, owner.api_key);
   }
   let closing = false;
+  const stopNow = (signal: string, reason: string) => {
+    app.ctx.log.warn({ signal }, reason);
+    // One process keeps its queues in its dump file; a cluster member that cannot hand them over
+    // in time loses them, as if killed (clients register again).
+    if (!app.ctx.cluster) {
+      app.ctx.queues.stop();
+      saveQueues(queueDumpFile(config.dataDir), app.ctx.queues, app.ctx.log);
+    }
+    lock?.release();
+    process.exit(1);
+  };
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.ctx.log.info({ signal }, "shutting down");
+    setTimeout(() => stopNow(signal, `shutdown took over ${SHUTDOWN_LIMIT_MS / 1000} s: saving the event queues and stopping now`), SHUTDOWN_LIMIT_MS);
     app.close().then(
       () => {
         lock?.release();

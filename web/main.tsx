@@ -1,14 +1,16 @@
 /** The browser app's entry: reads the CSRF token, registers, runs the event loop, draws the app. */
 import { render } from "preact";
+import { batch } from "@preact/signals";
 import { initHttp } from "./api/http.js";
 import { startEvents } from "./api/events.js";
-import { loadRecent, prefetchList, withPrefetched } from "./api/lists.js";
+import { earlyState, loadRecent, prefetchedPage, prefetchList, withPrefetched } from "./api/lists.js";
 import { parseHash } from "./state/narrow.js";
 import { fromRegister } from "./state/snapshot.js";
 import { settleEchoes } from "./state/local-echo.js";
-import { connection, dispatch, route, state, update } from "./state/store.js";
+import { connection, dispatch, registered, route, state, update } from "./state/store.js";
 import type { ServerEvent } from "./state/types.js";
 import { App } from "./views/app.js";
+import { warmFormats } from "./views/format.js";
 import { installShortcuts } from "./views/keyboard/shortcuts.js";
 import { notifyOf, watchAttention } from "./views/notifications.js";
 import "./styles/app.css";
@@ -27,10 +29,24 @@ addEventListener("hashchange", readRoute);
 // Before any view's own keydown listener, so a view can see what a shortcut did.
 installShortcuts();
 
-// The first narrow's messages are fetched while /register runs (its ids need no state to parse).
-const first = parseHash(location.hash, fromRegister({}));
-if (first.view === "feed") prefetchList(first.terms);
-let registered = false;
+// The first narrow's messages are fetched while /register runs (its ids need no state to parse),
+// and drawn as soon as they come: each message names its sender, avatar and channel. /register
+// then replaces that early state (the page merged in again, and fetched again past its end when a
+// message was sent before the event queue existed: lists.ts withFirstPage).
+const pageTitle = document.title;
+const firstHash = location.hash;
+const first = parseHash(firstHash, fromRegister({}));
+if (first.view === "feed") {
+  prefetchList(first.terms);
+  void prefetchedPage(first.terms)?.then((answer) => {
+    if (!answer || registered.value || state.value || location.hash !== firstHash) return;
+    const early = earlyState(fromRegister({ realm_name: pageTitle }), first.terms, answer);
+    if (!early) return;
+    performance.mark("rookery:early-state");
+    state.value = early;
+    route.value = first;
+  });
+}
 
 const PRESENCE_GATHER_MS = 1000;
 let gathered: ServerEvent[] = [];
@@ -50,12 +66,16 @@ startEvents({
     gathered = [];
     let next = fromRegister(snapshot);
     const r = parseHash(location.hash, next);
-    if (!registered && r.view === "feed") next = await withPrefetched(next, r.terms, FIRST_PAGE_WAIT_MS);
-    state.value = next;
-    readRoute();
+    performance.mark("rookery:registered");
+    const again = registered.value;
+    if (!again && r.view === "feed") next = await withPrefetched(next, r.terms, FIRST_PAGE_WAIT_MS);
+    batch(() => {
+      state.value = next;
+      registered.value = true;
+      readRoute();
+    });
     // Recent conversations and topic lists want the newest messages; the open narrow comes first.
-    const recentNow = route.value.view === "recent" || route.value.view === "inbox" || registered;
-    registered = true;
+    const recentNow = route.value.view === "recent" || route.value.view === "inbox" || again;
     setTimeout(() => void loadRecent().catch(() => undefined), recentNow ? 0 : 1500);
   },
   onEvents(events) {
@@ -79,4 +99,6 @@ startEvents({
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
+// While the first answers are on their way: the formats the first messages are drawn with.
+warmFormats(fromRegister({}));
 watchAttention();

@@ -104,7 +104,8 @@ export async function doCreateUser(ctx: AppContext, tx: Db, outbox: Outbox, inpu
 async function sendUserAdd(tx: Db, outbox: Outbox, user: UserRow): Promise<void> {
   const seeingRoles = ALL_ROLES.filter((role) => canSeeDeliveryEmail({ id: -1, role }, user));
   const hiddenRoles = ALL_ROLES.filter((role) => !seeingRoles.includes(role));
-  const person = (viewer: Pick<UserRow, "id" | "role">) => ({ ...apiUser(user, viewer, { clientGravatar: false }), profile_data: {} });
+  // A bot has no custom profile fields: its user dict has no profile_data (as in /register).
+  const person = (viewer: Pick<UserRow, "id" | "role">) => ({ ...apiUser(user, viewer, { clientGravatar: false }), ...(user.is_bot ? {} : { profile_data: {} }) });
   const seen = { type: "realm_user", op: "add", person: person(user) } as const;
   const hidden = { type: "realm_user", op: "add", person: person({ id: -1, role: hiddenRoles[0] ?? Role.GUEST }) } as const;
   // One realm-wide fan-out for the larger side; the smaller side (by role: few guests, or few

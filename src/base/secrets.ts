@@ -4,8 +4,38 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { verify as argon2Verify } from "@node-rs/argon2";
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-const pbkdf2Async = promisify(pbkdf2);
+const scryptInPool = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+const pbkdf2InPool = promisify(pbkdf2);
+
+/**
+ * Hashes at once in libuv's thread pool (four threads, shared with file reads). The rest wait
+ * here: a burst of sign-ups or logins must not queue hundreds of hashes ahead of every file
+ * read, nor ahead of a stopping process, which runs what the pool has queued before it exits.
+ */
+const HASHES_AT_ONCE = 2;
+let hashing = 0;
+const waitingHashes: (() => void)[] = [];
+
+/** Runs one hash (scrypt, or an imported Django hash's PBKDF2 or Argon2) within HASHES_AT_ONCE. */
+async function oneHash<T>(run: () => Promise<T>): Promise<T> {
+  if (hashing >= HASHES_AT_ONCE) await new Promise<void>((resolve) => waitingHashes.push(resolve));
+  else hashing++;
+  try {
+    return await run();
+  } finally {
+    const next = waitingHashes.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
+function scryptAsync(password: string, salt: Buffer, keylen: number): Promise<Buffer> {
+  return oneHash(() => scryptInPool(password, salt, keylen));
+}
+
+function pbkdf2Async(password: string, salt: string, iterations: number, keylen: number, digest: string): Promise<Buffer> {
+  return oneHash(() => pbkdf2InPool(password, salt, iterations, keylen, digest));
+}
 const ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /** A random alphanumeric string from the CSPRNG (API keys are 32 characters). */
@@ -71,7 +101,7 @@ async function verifyDjangoArgon2(password: string, stored: string): Promise<boo
   const encoded = stored.slice("argon2".length);
   if (!/^\$argon2(id|i|d)\$/.test(encoded)) return verifyPassword(password, null);
   try {
-    return await argon2Verify(encoded, password);
+    return await oneHash(() => argon2Verify(encoded, password));
   } catch {
     return false;
   }

@@ -22,6 +22,22 @@ export class RealmGroups {
     return this.serialized;
   }
 
+  /**
+   * These groups after a committed add_members or remove_members event on group `id`: the same
+   * as reloading them (direct members ascending), without reading every membership of the realm.
+   */
+  withMembers(id: number, op: "add_members" | "remove_members", userIds: readonly number[]): RealmGroups {
+    const changed = new Set(userIds);
+    return new RealmGroups(
+      Object.freeze(this.list.map((group) => {
+        if (group.id !== id) return group;
+        const kept = group.members.filter((user) => !changed.has(user));
+        const members = op === "add_members" ? [...kept, ...changed].sort((a, b) => a - b) : kept;
+        return deepFreeze({ ...group, members });
+      })),
+    );
+  }
+
   /** A named group of the realm by id. */
   get(id: number): ApiUserGroup | undefined {
     return this.byId.get(id);
@@ -53,8 +69,10 @@ export class RealmGroups {
 
   /** Whether a user belongs to a group-setting value, directly or through subgroups. */
   settingIncludes(value: GroupSettingValue, userId: number): boolean {
-    if (typeof value === "number") return this.recursiveMembers(value).includes(userId);
-    return value.direct_members.includes(userId) || this.membersOf(this.closure(value.direct_subgroups)).includes(userId);
+    // Looked up group by group: collecting and sorting every member costs a realm-sized list per check.
+    const inAny = (groupIds: readonly number[]) => groupIds.some((id) => this.get(id)?.members.includes(userId) === true);
+    if (typeof value === "number") return inAny(this.closure([value]));
+    return value.direct_members.includes(userId) || inAny(this.closure(value.direct_subgroups));
   }
 
   private closure(rootIds: readonly number[]): number[] {
@@ -106,6 +124,13 @@ export class GroupCache {
       this.loading.clear();
       if (event.op === "add") {
         this.realms.clear();
+        continue;
+      }
+      if (event.op === "add_members" || event.op === "remove_members") {
+        // A new account joins role:members: applied in place, not a reload of every membership.
+        for (const [realmId, groups] of this.realms) {
+          if (groups.get(event.group_id)) this.realms.set(realmId, groups.withMembers(event.group_id, event.op, event.user_ids));
+        }
         continue;
       }
       for (const [realmId, groups] of this.realms) {

@@ -10,6 +10,11 @@ interface Job {
 
 /** How many writes may share one transaction before waiting readers get the connection. */
 const MAX_BATCH = 64;
+/**
+ * How long a batch may keep taking writes. Every statement runs synchronously, so a batch holds
+ * the event loop; between batches the loop turns (signals, timers, sockets) before the next.
+ */
+const MAX_BATCH_MS = 50;
 
 // Compiled once: three of them run for every write.
 const BEGIN = CompiledQuery.raw("begin immediate");
@@ -50,7 +55,12 @@ export class GroupCommitWriter {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.db.connection().execute((conn) => this.runBatch(conn));
+      while (this.queue.length > 0) {
+        await this.db.connection().execute((conn) => this.runBatch(conn));
+        // A burst of writes must not hold the loop from one batch to the next (a SIGTERM
+        // waiting to be handled, a poll to answer): let the loop turn once.
+        if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     } catch (error) {
       // No connection to be had (the store is closed): nothing queued can be written.
       for (const job of this.queue.splice(0)) job.reject(error);
@@ -68,7 +78,8 @@ export class GroupCommitWriter {
       for (const job of this.queue.splice(0)) job.reject(error);
       return;
     }
-    for (let taken = 0; taken < MAX_BATCH && this.queue.length > 0; taken++) {
+    const started = performance.now();
+    for (let taken = 0; taken < MAX_BATCH && this.queue.length > 0 && performance.now() - started < MAX_BATCH_MS; taken++) {
       const job = this.queue.shift() as Job;
       await conn.executeQuery(SAVEPOINT);
       try {

@@ -51,8 +51,8 @@ export class EventQueue {
   newestPrunedId = -1;
   private waiter: ((reason: WakeReason) => void) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  /** Flag events not yet handed to the client, by kind: a later one of the same kind joins them. */
-  private readonly joinable = new Map<string, DeliveredEvent>();
+  /** Flag events not yet handed to the client, by kind: a later one of the same kind joins them (made on first use: most queues never have one). */
+  private joinable: Map<string, DeliveredEvent> | undefined;
 
   constructor(
     readonly id: string,
@@ -99,6 +99,7 @@ export class EventQueue {
       this.events.push(delivered);
       return;
     }
+    this.joinable ??= new Map();
     const waiting = this.joinable.get(kind);
     const at = waiting ? this.events.indexOf(waiting) : -1;
     if (waiting && at >= 0) {
@@ -114,7 +115,7 @@ export class EventQueue {
 
   /** The events to hand to a poll; from now on, new flag events start afresh. */
   contents(): DeliveredEvent[] {
-    this.joinable.clear();
+    this.joinable = undefined;
     return this.events;
   }
 

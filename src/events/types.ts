@@ -11,7 +11,7 @@ export type RealmUserEvent =
   | { type: "realm_user"; op: "remove"; person: { user_id: number; full_name: string } }
   | { type: "realm_user"; op: "update"; person: { user_id: number } & Record<string, unknown> };
 
-export type RealmBotEvent = { type: "realm_bot"; op: "update"; bot: { user_id: number } & Record<string, unknown> };
+export type RealmBotEvent = { type: "realm_bot"; op: "add" | "update"; bot: { user_id: number } & Record<string, unknown> };
 
 export type HeartbeatEvent = { type: "heartbeat" };
 

@@ -2,6 +2,7 @@ import type { Endpoint } from "../http/endpoint.js";
 import { authEndpoints } from "./auth.js";
 import { eventEndpoints } from "./events.js";
 import { userEndpoints } from "./users.js";
+import { botEndpoints } from "./bots.js";
 import { userGroupEndpoints } from "./user-groups.js";
 import { inviteEndpoints } from "./invites.js";
 import { streamEndpoints } from "./streams.js";
@@ -34,6 +35,7 @@ export const allEndpoints: readonly Endpoint[] = [
   ...authEndpoints,
   ...eventEndpoints,
   ...userEndpoints,
+  ...botEndpoints,
   ...userGroupEndpoints,
   ...inviteEndpoints,
   ...streamEndpoints,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +9,7 @@ import { buildApp, type App } from "../../src/app.js";
 import { queueDumpFile } from "../../src/events/persist.js";
 import { Client, success } from "../harness/client.js";
 import { startServer, TestClock, type TestServer } from "../harness/server.js";
+import { launchFromSource } from "../harness/process.js";
 import { singleProcess } from "../harness/single-process.js";
 
 /** The queue dump of one process; in cluster mode the Redis handover replaces it (test/cluster covers that). */
@@ -121,29 +122,11 @@ describe("event queues across a real SIGTERM", () => {
   }, 60_000);
 });
 
-/** Starts `rookery serve` in a child process and waits until it listens. */
+/** Starts `rookery serve` in a child process and waits until it listens; stopped after the test. */
 async function launch(dataDir: string, port: number): Promise<{ child: ChildProcess; output: string }> {
-  const bin = path.resolve("node_modules/.bin/vite-node");
-  const child = spawn(bin, ["src/main.ts", "serve"], {
-    env: { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const launched = await launchFromSource(dataDir, port);
   cleanups.push(() => {
-    if (child.exitCode === null) child.kill("SIGKILL");
+    if (launched.child.exitCode === null) launched.child.kill("SIGKILL");
   });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Rookery is serving")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", read);
-    child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
-  return { child, output };
+  return launched;
 }

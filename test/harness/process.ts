@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
+import path from "node:path";
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -28,4 +29,36 @@ export async function spawnServer(main: string, env: NodeJS.ProcessEnv): Promise
     }, 20);
   });
   return { child, out: () => out };
+}
+
+/**
+ * Runs `rookery serve` from the sources (vite-node) on `dataDir` and `port` and waits for its
+ * ready line; `output` is what it printed until then. The caller stops the child.
+ */
+export async function launchFromSource(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; output: string }> {
+  const bin = path.resolve("node_modules/.bin/vite-node");
+  const child = spawn(bin, ["src/main.ts", "serve"], {
+    env: { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("Rookery is serving")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on("data", read);
+      child.stderr?.on("data", read);
+      child.once("exit", (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    });
+  } catch (error) {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    throw error;
+  }
+  return { child, output };
 }

@@ -101,6 +101,22 @@ describe.skipIf(!hasChromium)("administration: custom profile fields and linkifi
     await iago.getByText("Label cannot be blank.").waitFor();
     expected.push("POST /json/realm/profile_fields: 400");
 
+    // A list of options: its choices, one per line, become field_data; none is refused with the server's message.
+    await iago.getByLabel("Field type").selectOption({ label: "List of options" });
+    await iago.getByLabel("Label", { exact: true }).fill("House");
+    await iago.getByRole("button", { name: "Add profile field" }).click();
+    await iago.getByText("Field must have at least one choice.").waitFor();
+    expected.push("POST /json/realm/profile_fields: 400");
+    await iago.getByLabel("Options, one per line").fill("Elsinore\n\n Wittenberg ");
+    await iago.getByRole("button", { name: "Add profile field" }).click();
+    await expect.poll(fieldNames).toContain("House");
+    const house = ((await server.as("iago").get("/realm/profile_fields")).body.custom_fields as Record<string, unknown>[]).find((f) => f.name === "House");
+    expect(house).toMatchObject({ type: 3 });
+    expect(JSON.parse(String(house?.field_data))).toEqual({ "0": { text: "Elsinore", order: "1" }, "1": { text: "Wittenberg", order: "2" } });
+    await hamlet.getByLabel("House").waitFor();
+    await iago.getByRole("button", { name: "Delete House" }).click();
+    await expect.poll(fieldNames).not.toContain("House");
+
     await iago.getByRole("button", { name: "Delete Sonnet" }).click();
     await expect.poll(fieldNames).not.toContain("Sonnet");
     await expect.poll(() => rows(desdemona).getByText("Sonnet", { exact: true }).count()).toBe(0);
@@ -154,6 +170,54 @@ describe.skipIf(!hasChromium)("administration: custom profile fields and linkifi
     await hamlet.getByText("Only organization administrators can change these settings.").waitFor();
     expect(await hamlet.getByRole("button", { name: /^Edit linkifier/ }).count()).toBe(0);
   });
+
+  it("bots: a member creates one, sees and regenerates its API key; an administrator deactivates it, its owner reactivates it, each seen live in the other's browser; refused as the server says", async () => {
+    await go(hamlet, "#settings/your-bots");
+    await go(iago, "#organization/bots");
+    await hamlet.getByText("Hamlet's bot", { exact: true }).waitFor();
+    await hamlet.getByLabel("Bot type").selectOption({ label: "Generic bot" });
+    await hamlet.getByLabel("Bot name").fill("Yorick");
+    await hamlet.getByLabel("Bot email (before -bot@)").fill("yorick");
+    await hamlet.getByRole("button", { name: "Create bot" }).click();
+    await hamlet.getByText("Bot added").waitFor();
+    const listed = async () => ((await server.as("hamlet").get("/bots", {}, { validate: false })).body.bots as { full_name: string; api_key: string; username: string }[]).find((b) => b.full_name === "Yorick");
+    const made = await listed();
+    expect(made?.username).toBe(`yorick-bot@${new URL(server.url).hostname}`);
+    const id = Number((await server.as("hamlet").get(`/users/${encodeURIComponent(made?.username ?? "")}`)).body.user.user_id);
+    await iago.getByRole("row", { name: /Yorick/ }).getByText("King Hamlet").waitFor();
+
+    await hamlet.getByRole("button", { name: "Show the API key of Yorick" }).click();
+    expect(await hamlet.getByLabel("API key of Yorick").textContent()).toBe(made?.api_key);
+    await hamlet.getByRole("button", { name: "Regenerate the API key of Yorick" }).click();
+    await hamlet.getByText("New API key made").waitFor();
+    const fresh = (await listed())?.api_key;
+    expect(fresh).not.toBe(made?.api_key);
+    await expect.poll(() => hamlet.getByLabel("API key of Yorick").textContent()).toBe(fresh);
+    await hamlet.screenshot({ path: path.join(shots, "settings-your-bots.png") });
+
+    await iago.getByRole("row", { name: /Yorick/ }).getByRole("button", { name: "Deactivate Yorick" }).click();
+    await expect.poll(async () => (await server.as("hamlet").get(`/users/${id}`)).body.user.is_active).toBe(false);
+    await hamlet.getByText("(Generic bot, deactivated)").waitFor();
+    await hamlet.getByRole("button", { name: "Reactivate Yorick" }).click();
+    await expect.poll(async () => (await server.as("hamlet").get(`/users/${id}`)).body.user.is_active).toBe(true);
+    await iago.getByRole("row", { name: /Yorick/ }).getByRole("button", { name: "Deactivate Yorick" }).waitFor();
+    await iago.screenshot({ path: path.join(shots, "admin-bots.png") });
+
+    // Refused: another member's bot, by the server; a member creating what bot_creation_policy keeps to administrators, in the page and by the server.
+    expect((await server.as("othello").delete(`/bots/${id}`, {}, { validate: false })).body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Insufficient permission" });
+    expect((await server.as("iago").patch("/realm", { bot_creation_policy: 2 })).body).toMatchObject({ result: "success" });
+    await expect.poll(() => hamlet.getByLabel("Bot type").locator("option").allTextContents()).toEqual(["Incoming webhook"]);
+    expect((await server.as("hamlet").post("/bots", { full_name: "Osric", short_name: "osric" }, { validate: false })).body).toEqual({ result: "error", code: "UNAUTHORIZED_PRINCIPAL", msg: "Must be an organization administrator" });
+    expect((await server.as("iago").patch("/realm", { bot_creation_policy: 3 })).body).toMatchObject({ result: "success" });
+    await hamlet.getByText("Only organization administrators can add bots.").waitFor();
+    expect(await hamlet.getByRole("button", { name: "Create bot" }).count()).toBe(0);
+    expect((await server.as("hamlet").post("/bots", { full_name: "Osric", short_name: "osric", bot_type: 2 }, { validate: false })).body).toEqual({ result: "error", code: "UNAUTHORIZED_PRINCIPAL", msg: "Must be an organization administrator" });
+    expect((await server.as("iago").patch("/realm", { bot_creation_policy: 1 })).body).toMatchObject({ result: "success" });
+    await hamlet.getByRole("button", { name: "Create bot" }).waitFor();
+    await go(hamlet, "#organization/bots");
+    await hamlet.getByText("Only organization administrators can change these settings.").waitFor();
+    expect(await hamlet.getByRole("button", { name: "Deactivate Yorick" }).count()).toBe(0);
+  }, 60000);
 
   it("drew no console errors beyond the refusals made on purpose", () => {
     const left = [...errors];

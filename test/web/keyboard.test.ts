@@ -4,7 +4,7 @@
  * it did (the view, the compose box, the server's answer). A row with keys and no test here fails
  * (and does not type-check); the `?` overlay lists every row.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../harness/server.js";
 import { keyLabel, rows, splitKey, type BoundId, type Row } from "../../web/views/keyboard/table.js";
@@ -38,6 +38,7 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
         const created = await server.as("hamlet").post("/users/me/subscriptions", { subscriptions: [{ name }], principals: [hamletId, othelloId] });
         expect(created.status).toBe(200);
       }
+      expect((await server.as("othello").post("/users/me/subscriptions", { subscriptions: [{ name: "Wittenberg" }] })).status).toBe(200);
       denmarkId = Number((await server.as("hamlet").get("/get_stream_id", { stream: "Denmark" })).body.stream_id);
       const send = async (who: "hamlet" | "othello", topic: string, content: string) => {
         const res = await server.as(who).post("/messages", { type: "stream", to: denmarkId, topic, content });
@@ -69,6 +70,7 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
   const textbox = () => page.getByRole("textbox", { name: "Message" });
   const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute("aria-label") ?? document.activeElement?.className ?? "");
   const dialogNamed = (name: string) => page.getByRole("dialog", { name });
+  const isFocused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
 
   /** Closes any dialog, takes focus off fields, opens `hash` and waits for its messages (when `waitFor` is a message id). */
   const open = async (hash: string, waitFor?: number) => {
@@ -476,6 +478,33 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
       await poll(policy).toBe(1);
       await press(key);
       await poll(policy).toBe(undefined);
+      // In Recent conversations: the topic whose link has focus.
+      await open("#recent");
+      await page.locator(".recent-table a", { hasText: /^castle$/ }).focus();
+      await press(key);
+      await poll(policy).toBe(1);
+      await poll(() => isFocused(page.locator(".recent-table a", { hasText: /^castle$/ }))).toBe(true);
+      await press(key);
+      await poll(policy).toBe(undefined);
+    },
+    async "recent-down"(key) {
+      await open("#recent");
+      const links = page.locator(".recent-table a");
+      await links.nth(1).waitFor();
+      await press(key);
+      await poll(() => isFocused(links.nth(0))).toBe(true);
+      await press(key);
+      await poll(() => isFocused(links.nth(1))).toBe(true);
+      await page.keyboard.press("Enter");
+      await poll(hashOf).toMatch(/^#narrow\//);
+    },
+    async "recent-up"(key) {
+      await open("#recent");
+      const links = page.locator(".recent-table a");
+      await links.nth(2).waitFor();
+      await links.nth(2).focus();
+      await press(key);
+      await poll(() => isFocused(links.nth(1))).toBe(true);
     },
     async drafts(key) {
       await open(topicHash("castle"));
@@ -526,8 +555,48 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
       await press(key);
       await menu.waitFor({ state: "detached" });
     },
+    async "channel-down"(key) {
+      await open("#channels");
+      const filter = page.getByRole("searchbox", { name: "Filter channels" });
+      await filter.fill("Elsi");
+      await filter.focus();
+      await press(key);
+      await poll(() => isFocused(page.locator(".channel-list a", { hasText: "Elsinore" }))).toBe(true);
+      await filter.fill("");
+    },
+    async "channel-up"(key) {
+      await open("#channels");
+      const first = page.locator(".channel-list li > a").first();
+      await first.focus();
+      await press(key);
+      await poll(focused).toBe("Filter channels");
+    },
+    async "view-channel"(key) {
+      await open("#channels");
+      await page.locator(".channel-list a", { hasText: "Elsinore" }).focus();
+      await press(key);
+      await poll(hashOf).toMatch(/^#narrow\/channel\/\d+-Elsinore$/);
+    },
+    async "toggle-subscription"(key) {
+      await open("#channels");
+      const subscribed = async () => ((await server.as("hamlet").get("/users/me/subscriptions")).body.subscriptions as { name: string }[]).some((c) => c.name === "Wittenberg");
+      await page.locator(".channel-list a", { hasText: "Wittenberg" }).focus();
+      await press(key);
+      await poll(subscribed).toBe(true);
+      await page.locator(".channel-list li", { hasText: "Wittenberg" }).getByRole("button", { name: "Leave" }).waitFor();
+      await press(key);
+      await poll(subscribed).toBe(false);
+    },
     async "create-channel"(key) {
       await open("#channels");
+      // Typed into the filter, the key is only a letter.
+      const filter = page.getByRole("searchbox", { name: "Filter channels" });
+      await filter.focus();
+      await press(key);
+      expect(await filter.inputValue()).toBe(key);
+      expect(await isFocused(filter)).toBe(true);
+      await filter.fill("");
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await press(key);
       await poll(() => page.evaluate(() => document.activeElement?.closest("form.create-channel") !== null)).toBe(true);
     },

@@ -56,6 +56,7 @@ const fetchEventTypes = [
   "drafts",
   "alert_words",
   "scheduled_messages",
+  "realm_bot",
 ];
 
 /** POST /json/register as the web app does, asking only for what it shows. */

@@ -20,6 +20,26 @@ export function prefetchList(terms: Term[]): void {
   prefetched.set(narrowKey(terms), answer);
 }
 
+/** The prefetched first page of a narrow (null when it failed), while /register has not yet taken it. */
+export function prefetchedPage(terms: Term[]): Promise<FetchAnswer | null> | undefined {
+  return prefetched.get(narrowKey(terms))?.catch(() => null);
+}
+
+/**
+ * A state to draw before /register answers, from the open narrow's first page alone: its messages
+ * (each names its sender, avatar and channel) and their channels' names. Null when the page holds
+ * direct messages, whose recipient bars need to know who the current user is.
+ */
+export function earlyState(s: State, terms: Term[], answer: FetchAnswer): State | null {
+  if (answer.messages.some((m) => m.type !== "stream")) return null;
+  const streams = new Map(s.streams);
+  for (const m of answer.messages) {
+    const id = m.stream_id ?? 0;
+    if (!streams.has(id) && typeof m.display_recipient === "string") streams.set(id, { stream_id: id, name: m.display_recipient, description: "", invite_only: false });
+  }
+  return withFirstPage({ ...s, streams }, terms, answer, false).next;
+}
+
 /** The state with a narrow's first page merged in; `missed` when a message may have been sent between that page and /register. */
 function withFirstPage(s: State, terms: Term[], answer: FetchAnswer, early: boolean): { next: State; missed: boolean } {
   const key = narrowKey(terms);

@@ -5,6 +5,20 @@ import type { Group, ServerEvent, State, User } from "./types.js";
 type Dict = Record<string, unknown>;
 const TYPING_SHOWN_MS = 15000;
 
+/** type "realm_bot": the bot list (add, update, remove/delete); an update's fields also reach the user. */
+export function applyRealmBot(state: State, e: ServerEvent): State {
+  const bot = e.bot as Dict & { user_id: number };
+  const bots = new Map(state.bots);
+  const old = bots.get(bot.user_id);
+  if (e.op === "add") bots.set(bot.user_id, bot);
+  else if (e.op === "remove" || e.op === "delete") bots.delete(bot.user_id);
+  else if (old) bots.set(bot.user_id, { ...old, ...bot });
+  const next = { ...state, bots };
+  if (e.op !== "update") return next;
+  const { api_key: _key, ...fields } = bot;
+  return applyRealmUser(next, { ...e, bot: fields });
+}
+
 /** type "realm_user" (add, remove, update) and "realm_bot" updates of a user's fields. */
 export function applyRealmUser(state: State, e: ServerEvent): State {
   const person = (e.person ?? e.bot) as Dict & { user_id: number };

@@ -4,7 +4,7 @@
  * the two hold different shapes (the server keeps Zulip's wire format, this keeps maps for the views).
  */
 import { applyDeleteMessage, applyFlags, applyMessage, applyReaction, applySubmessage, applyUpdateMessage } from "./apply-messages.js";
-import { applyMutedUsers, applyPresence, applyRealmUser, applyTyping, applyUserGroup, applyUserStatus } from "./apply-people.js";
+import { applyMutedUsers, applyRealmBot, applyPresence, applyRealmUser, applyTyping, applyUserGroup, applyUserStatus } from "./apply-people.js";
 import { applyStream, applySubscription, applyUserTopic } from "./apply-channels.js";
 import { applyAlertWords, applyDrafts, applyProfileFields, applyRealm, applyRealmEmoji, applyRealmList, applyScheduled, applyUserSettings } from "./apply-realm.js";
 import type { ServerEvent, State } from "./types.js";
@@ -22,7 +22,7 @@ export const appliers: Record<string, Apply> = {
   update_message_flags: applyFlags,
   submessage: applySubmessage,
   realm_user: applyRealmUser,
-  realm_bot: applyRealmUser,
+  realm_bot: applyRealmBot,
   presence: applyPresence,
   user_status: applyUserStatus,
   typing: applyTyping,

@@ -68,5 +68,6 @@ export function fromRegister(r: Dict): State {
     alertWords: arr<string>(r.alert_words),
     profileFields: arr<Dict>(r.custom_profile_fields),
     scheduled: arr<Dict>(r.scheduled_messages),
+    bots: new Map(arr<Dict>(r.realm_bots).map((b) => [Number(b.user_id), b])),
   };
 }

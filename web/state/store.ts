@@ -8,6 +8,13 @@ import type { ServerEvent, State } from "./types.js";
 /** The /register snapshot with every event since applied (null until the first register answers). */
 export const state = signal<State | null>(null);
 
+/**
+ * False until the first /register has answered. Before, `state` may hold an early state drawn from
+ * the open narrow's first page alone (no people, settings or event queue): views that act on the
+ * server, or need the whole organisation, wait for this.
+ */
+export const registered = signal(false);
+
 /** What the middle shows, from location.hash. */
 export const route = signal<Route>({ view: "inbox" });
 

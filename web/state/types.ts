@@ -100,6 +100,8 @@ export type State = {
   alertWords: string[];
   profileFields: Record<string, unknown>[];
   scheduled: Record<string, unknown>[];
+  /** realm_bots: one's own bots (every bot for administrators), with their API keys. */
+  bots: Map<number, Record<string, unknown>>;
 };
 
 /** An event as /events delivers it. */

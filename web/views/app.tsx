@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { connection, route } from "../state/store.js";
+import { connection, registered, route } from "../state/store.js";
 import { useStateOf } from "./select.js";
 import { LeftSidebar } from "./left-sidebar.js";
 import { Feed } from "./feed.js";
@@ -21,6 +21,8 @@ const navOpen = signal(false);
 export function App() {
   const s = useStateOf((st) => [st.realm, st.settings]);
   const r = route.value;
+  // Before /register answers, only the open narrow's messages are drawn (from its first page).
+  const ready = registered.value;
   // Going somewhere closes the panel.
   useEffect(() => {
     navOpen.value = false;
@@ -41,23 +43,23 @@ export function App() {
           ☰
         </button>
         <a class="brand" href="#inbox">{String(s.realm.realm_name ?? "Rookery")}</a>
-        <SearchBar />
-        <GearLinks />
+        {ready && <SearchBar />}
+        {ready && <GearLinks />}
       </header>
       <nav class="left" id="left-nav" aria-label="Views and conversations">
-        <LeftSidebar />
+        {ready && <LeftSidebar />}
       </nav>
       <main class="middle">
-        {r.view === "inbox" && <Inbox />}
-        {r.view === "recent" && <Recent />}
-        {r.view === "drafts" && <Drafts />}
-        {r.view === "channels" && <ChannelBrowser />}
+        {ready && r.view === "inbox" && <Inbox />}
+        {ready && r.view === "recent" && <Recent />}
+        {ready && r.view === "drafts" && <Drafts />}
+        {ready && r.view === "channels" && <ChannelBrowser />}
         {r.view === "feed" && <Feed terms={r.terms} />}
-        {(r.view === "settings" || r.view === "organization") && <SettingsSlot route={r} />}
-        <Compose />
+        {ready && (r.view === "settings" || r.view === "organization") && <SettingsSlot route={r} />}
+        {ready && <Compose />}
       </main>
       <aside class="right" aria-label="People">
-        <RightSidebar />
+        {ready && <RightSidebar />}
       </aside>
     </div>
   );

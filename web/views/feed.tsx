@@ -10,6 +10,7 @@ import { TypingNotice } from "./compose/typing.js";
 import { fillEmoji } from "./rendered-emoji.js";
 import { MessageRow, RecipientBar } from "./message-row.js";
 import { useStateOf } from "./select.js";
+import { registered } from "../state/store.js";
 import { pointer, select, selectedIn } from "./keyboard/pointer.js";
 
 /**
@@ -78,6 +79,8 @@ export function Feed({ terms }: { terms: Term[] }) {
   const drawnFor = useRef("");
   const list = s?.lists.get(key);
   const hasList = list !== undefined;
+  // Before /register answers (an early first page): no fetching further and no marking read.
+  const ready = registered.value;
 
   useEffect(() => {
     if (!hasList) void loadList(terms).catch(() => undefined);
@@ -141,7 +144,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     else if (p === "anchor") box.querySelector<HTMLElement>(`[data-id="${list.anchor}"]`)?.scrollIntoView({ block: "center" });
     loadKatexIfNeeded(box);
     fillEmoji(box);
-    observeUnread(box);
+    if (ready) observeUnread(box);
     if (drawnFor.current !== key && list.ids.length > 0) {
       drawnFor.current = key;
       // For the benchmarks: when a narrow's list is first in the DOM, and the frame after (painted).
@@ -168,6 +171,7 @@ export function Feed({ terms }: { terms: Term[] }) {
       setWin({ key, first: list.ids[nLo] ?? 0, last: list.ids[nHi - 1] ?? 0, atEnd: nHi === len });
     }
     // Pages are fetched ahead, while the window still has rows to move through.
+    if (!registered.value) return;
     if (lo < FETCH_AHEAD_ROWS && intoRows < EDGE_PX * 4 && !list.foundOldest) void loadMore(key, "older").catch(() => undefined);
     if (len - hi < FETCH_AHEAD_ROWS && box.scrollHeight - box.scrollTop - box.clientHeight < EDGE_PX * 4 && !list.foundNewest) void loadMore(key, "newer").catch(() => undefined);
   };
@@ -183,7 +187,7 @@ export function Feed({ terms }: { terms: Term[] }) {
   // A fetched page may be needed straight away (short lists, or an anchor near an edge).
   useEffect(() => {
     if (current) check();
-  }, [list?.ids.length, list?.foundOldest, list?.foundNewest, current?.first]);
+  }, [list?.ids.length, list?.foundOldest, list?.foundNewest, current?.first, ready]);
 
   const observer = useRef<IntersectionObserver | null>(null);
   const observeUnread = (box: HTMLElement) => {

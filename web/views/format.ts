@@ -48,6 +48,16 @@ export const dayOf = (state: State, seconds: number) => cached(state, "day", sec
 /** The full date and time, for a tooltip. */
 export const fullTimeOf = (state: State, seconds: number) => cached(state, "full", seconds);
 
+/**
+ * Makes the time and day formats ready (a formatter's first use loads locale and time zone data,
+ * tens of milliseconds on a slow CPU): called while the page waits for its first answers.
+ */
+export function warmFormats(state: State): void {
+  const now = Math.floor(Date.now() / 1000);
+  timeOf(state, now);
+  dayOf(state, now);
+}
+
 /** A short relative time for lists: "5 min", "3 h", or the day. */
 export function ago(state: State, seconds: number, nowMs = Date.now()): string {
   const diff = nowMs / 1000 - seconds;

@@ -185,7 +185,7 @@ export function NotificationBanner() {
     }
   };
   return (
-    <div class="banner notify-banner" role="region" aria-label="Desktop notifications">
+    <div class="notify-banner" role="region" aria-label="Desktop notifications">
       Get desktop notifications of direct messages and mentions?{" "}
       <button type="button" class="link" onClick={() => void askPermission()}>
         Enable desktop notifications

@@ -23,6 +23,10 @@ export const botsSection: StateSection = {
     const bots = state.realm_bots as BotDict[];
     if (event.type === "realm_bot") {
       const bot = bots.find((b) => b.user_id === event.bot.user_id);
+      if (event.op === "add") {
+        if (!bot) bots.push({ ...event.bot });
+        return;
+      }
       if (bot) Object.assign(bot, event.bot);
       return;
     }
@@ -34,7 +38,7 @@ export const botsSection: StateSection = {
 };
 
 /** One bot as realm_bots lists it; Rookery keeps no default channels and no services for bots. */
-function botDict(bot: UserRow): BotDict {
+export function botDict(bot: UserRow): BotDict {
   return {
     email: bot.email,
     user_id: bot.id,

@@ -31,10 +31,13 @@ export function TypingNotice() {
   const names = s ? typists.map((id) => userName(s, id)) : [];
   const text = names.length === 0 ? "" : names.length > 3 ? "Several people are typing…" : `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…`;
   // A feed read at its bottom stays at its bottom when the line appears.
+  // Read only when the line changes: reading the scroller's geometry while rendering forces a layout.
   const line = useRef<HTMLDivElement>(null);
-  const box = line.current?.closest(".scroller");
+  const shown = useRef("");
+  const box = text !== shown.current ? line.current?.closest(".scroller") : null;
   const atBottom = box ? box.scrollHeight - box.scrollTop - box.clientHeight < 40 : false;
   useLayoutEffect(() => {
+    shown.current = text;
     if (atBottom && box && text !== "") box.scrollTop = box.scrollHeight;
   }, [text]);
   return (

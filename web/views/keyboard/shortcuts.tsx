@@ -206,6 +206,35 @@ function toggleDialog(title: string, open: () => void): void {
   else open();
 }
 
+/** Moves focus to the next or previous conversation link of Recent conversations. */
+function stepRecent(by: 1 | -1): boolean {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>(".recent-table a[href]")];
+  if (links.length === 0) return false;
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const next = links[at < 0 ? (by === 1 ? 0 : links.length - 1) : Math.max(0, Math.min(links.length - 1, at + by))];
+  next?.focus();
+  next?.scrollIntoView({ block: "nearest" });
+  return true;
+}
+
+/** The channel browser's row holding focus. */
+const focusedChannel = (e: KeyboardEvent) => (e.target as HTMLElement).closest<HTMLElement>(".channel-list li");
+
+/** Moves focus along the channel browser's list (its links); up from the first reaches the filter. */
+function stepChannel(by: 1 | -1): boolean {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>(".channel-list li > a[href]")];
+  const active = document.activeElement as HTMLElement | null;
+  const at = links.findIndex((a) => a.parentElement?.contains(active) === true);
+  if (by === -1 && at <= 0) {
+    focusSoon("input.filter");
+    return at === 0;
+  }
+  const next = links[Math.min(links.length - 1, at + by)];
+  next?.focus();
+  next?.scrollIntoView({ block: "nearest" });
+  return next !== undefined;
+}
+
 /** The draft whose row has focus. */
 function focusedDraft(e: KeyboardEvent) {
   const id = Number((e.target as HTMLElement).closest<HTMLElement>(".draft")?.dataset.draftId);
@@ -346,11 +375,26 @@ export const bindings: Record<BoundId, Binding> = {
     const r = routeNow();
     void markUnreadFrom(apiNarrow(r.view === "feed" ? r.terms : []), m.id).catch(() => undefined);
   }),
-  "mute-topic": onSelected((m, s) => {
-    if (m.type !== "stream") return false;
-    const muted = s.userTopics.get(topicKey(m.stream_id ?? 0, m.subject)) === 1;
-    void setTopicVisibility(m.stream_id ?? 0, m.subject, muted ? 0 : 1).catch(() => undefined);
-  }),
+  "mute-topic": (e) => {
+    const s = current();
+    let topic: { streamId: number; topic: string } | null = null;
+    // In Inbox and Recent: the topic whose link has focus.
+    const link = (e.target as HTMLElement).closest<HTMLAnchorElement>(".list-view a[href^='#narrow']");
+    if (link) {
+      const r = parseHash(link.getAttribute("href") ?? "", s);
+      const channel = r.view === "feed" ? r.terms.find((t) => t.operator === "channel") : undefined;
+      const name = r.view === "feed" ? r.terms.find((t) => t.operator === "topic") : undefined;
+      if (channel && name) topic = { streamId: Number(channel.operand), topic: name.operand };
+    } else {
+      const sel = selected();
+      if (sel?.m.type === "stream") topic = { streamId: sel.m.stream_id ?? 0, topic: sel.m.subject };
+    }
+    if (!topic) return false;
+    const muted = s.userTopics.get(topicKey(topic.streamId, topic.topic)) === 1;
+    void setTopicVisibility(topic.streamId, topic.topic, muted ? 0 : 1).catch(() => undefined);
+  },
+  "recent-down": () => stepRecent(1),
+  "recent-up": () => stepRecent(-1),
   drafts: () => (routeNow().view === "drafts" ? go(before) : go("#drafts")),
   "restore-draft": (e) => {
     const d = focusedDraft(e);
@@ -382,6 +426,18 @@ export const bindings: Record<BoundId, Binding> = {
     button.click();
   }),
   "create-channel": () => focusSoon("form.create-channel input"),
+  "channel-down": () => stepChannel(1),
+  "channel-up": () => stepChannel(-1),
+  "view-channel": (e) => {
+    const link = focusedChannel(e)?.querySelector<HTMLAnchorElement>("a[href]");
+    if (!link) return false;
+    location.hash = link.getAttribute("href") ?? "";
+  },
+  "toggle-subscription": (e) => {
+    const button = focusedChannel(e)?.querySelector<HTMLButtonElement>("button");
+    if (!button) return false;
+    button.click();
+  },
 };
 
 /** Rows that act while a dialog is open (they close it). */
@@ -400,6 +456,7 @@ function scopesOf(t: HTMLElement): Scope[] {
   const r = routeNow();
   if (r.view === "drafts") out.push("drafts");
   if (r.view === "channels") out.push("channels");
+  if (r.view === "recent") out.push("recent");
   return out;
 }
 
@@ -410,8 +467,10 @@ export function rowFor(e: KeyboardEvent): Bound | undefined {
   const candidates = bound.filter((b) => matches(b.spec, e));
   // In compose, the keys are the text's; only Alt+P also works on the Preview/Edit button beside it.
   const inText = t.tagName === "TEXTAREA";
+  // Elsewhere typing keys stay the field's, but ↓ leaves the channel filter for the list.
+  const fieldOk = (b: Bound) => !typing(t) || (b.row.id === "channel-down" && t.matches("input.filter"));
   for (const scope of scopes) {
-    const hit = candidates.find((b) => b.row.scope === scope && (scope !== "compose" || inText || b.row.id === "preview"));
+    const hit = candidates.find((b) => b.row.scope === scope && (scope === "compose" ? inText || b.row.id === "preview" : fieldOk(b)));
     if (hit) return hit;
   }
   const global = candidates.find((b) => (b.row.scope ?? "global") === "global");

@@ -14,9 +14,9 @@
  * Where a row's keys work:
  * - "global": anywhere but while typing in a text field;
  * - "compose": only in the compose box's text (typing keys there are for the text otherwise);
- * - "drafts" / "channels": only in that view.
+ * - "drafts" / "channels" / "recent": only in that view.
  */
-export type Scope = "global" | "compose" | "drafts" | "channels";
+export type Scope = "global" | "compose" | "drafts" | "channels" | "recent";
 
 export type Row = {
   readonly id: string;
@@ -95,10 +95,12 @@ export const rows = [
   { id: "first-reaction", category: "Message actions", label: "Toggle the first emoji reaction", keys: ["="] },
   { id: "mark-unread", category: "Message actions", label: "Mark as unread from the selected message", keys: ["Shift+U"] },
   { id: "collapse", category: "Message actions", label: "Collapse or show the message", keys: [], absent: "messages cannot be collapsed" },
-  { id: "mute-topic", category: "Message actions", label: "Mute or unmute the selected message's topic", keys: ["Shift+M"] },
+  { id: "mute-topic", category: "Message actions", label: "Mute or unmute the selected message's topic (or, in Inbox and Recent, the topic in focus)", keys: ["Shift+M"] },
   // Recent conversations
   { id: "search-recent", category: "Recent conversations", label: "Search recent conversations", keys: [], absent: "the recent conversations view has no search box" },
-  { id: "navigate-recent", category: "Recent conversations", label: "Move through recent conversations with arrows or J/K/H/L", keys: [], absent: "no row cursor: its links are reached with Tab and opened with Enter" },
+  { id: "recent-down", category: "Recent conversations", label: "Next conversation (Enter opens it)", keys: ["ArrowDown", "j"], scope: "recent" },
+  { id: "recent-up", category: "Recent conversations", label: "Previous conversation", keys: ["ArrowUp", "k"], scope: "recent" },
+  { id: "recent-columns", category: "Recent conversations", label: "Move between columns (H/L, ← →)", keys: [], absent: "each row has one control, its conversation's link" },
   // Drafts
   { id: "drafts", category: "Drafts", label: "Show or leave drafts", keys: ["d"] },
   { id: "restore-draft", category: "Drafts", label: "Restore the draft in focus", keys: ["Enter"], scope: "drafts" },
@@ -111,7 +113,11 @@ export const rows = [
   { id: "actions-menu", category: "Menus", label: "Open or close the selected message's actions menu", keys: ["i"] },
   // Channel settings
   { id: "create-channel", category: "Channel settings", label: "Create a channel (in the channel list)", keys: ["n"], scope: "channels" },
-  { id: "channel-rows", category: "Channel settings", label: "Move through channels, switch tabs, view a channel, subscribe", keys: [], absent: "the channel list has no tabs or row cursor: its links and buttons are reached with Tab" },
+  { id: "channel-down", category: "Channel settings", label: "Next channel in the list (from the filter, the first)", keys: ["ArrowDown"], scope: "channels" },
+  { id: "channel-up", category: "Channel settings", label: "Previous channel in the list (from the first, the filter)", keys: ["ArrowUp"], scope: "channels" },
+  { id: "channel-tabs", category: "Channel settings", label: "Switch between the Subscribed and All channels tabs", keys: [], absent: "one list of all channels, no tabs" },
+  { id: "view-channel", category: "Channel settings", label: "View the channel in focus", keys: ["Shift+V"], scope: "channels" },
+  { id: "toggle-subscription", category: "Channel settings", label: "Join or leave the channel in focus", keys: ["Shift+S"], scope: "channels" },
 ] as const satisfies readonly Row[];
 
 export type RowId = (typeof rows)[number]["id"];

@@ -237,7 +237,7 @@ export function CustomEmoji({ s }: { s: State }) {
   );
 }
 
-/** Zulip's custom profile field types offered here (those needing no list of choices). */
+/** Zulip's custom profile field types; the first seven are offered here (an external account needs a kind of site, which this form does not ask). */
 const fieldTypes = [
   ["1", "Short text"],
   ["2", "Long text"],
@@ -255,8 +255,11 @@ export function ProfileFields({ s }: { s: State }) {
   const [name, setName] = useState("");
   const [hint, setHint] = useState("");
   const [type, setType] = useState("1");
+  const [choices, setChoices] = useState("");
   const { run, note, busy } = useSave();
   const order = fields.map((f) => Number(f.id));
+  // A list of options: one per line, as Zulip's field_data {"<id>": {text, order}}.
+  const fieldData = () => Object.fromEntries(choices.split("\n").map((c) => c.trim()).filter((c) => c !== "").map((text, i) => [String(i), { text, order: String(i + 1) }]));
   const move = (i: number, by: number) => {
     const next = [...order];
     const [id] = next.splice(i, 1);
@@ -278,10 +281,12 @@ export function ProfileFields({ s }: { s: State }) {
           class="field stack"
           onSubmit={(e) => {
             e.preventDefault();
-            void run(adminCall("POST", "realm/profile_fields", { name, hint, field_type: Number(type) }), "Added").then((ok) => {
+            const params = { name, hint, field_type: Number(type), ...(type === "3" ? { field_data: fieldData() } : {}) };
+            void run(adminCall("POST", "realm/profile_fields", params), "Added").then((ok) => {
               if (ok) {
                 setName("");
                 setHint("");
+                setChoices("");
               }
             });
           }}
@@ -289,7 +294,7 @@ export function ProfileFields({ s }: { s: State }) {
           <label>
             <span>Field type</span>
             <select value={type} onChange={(e) => setType(e.currentTarget.value)}>
-              {fieldTypes.slice(0, 6).map(([v, text]) => (
+              {fieldTypes.slice(0, 7).map(([v, text]) => (
                 <option key={v} value={v}>
                   {text}
                 </option>
@@ -304,6 +309,12 @@ export function ProfileFields({ s }: { s: State }) {
             <span>Hint</span>
             <input value={hint} onInput={(e) => setHint(e.currentTarget.value)} />
           </label>
+          {type === "3" ? (
+            <label>
+              <span>Options, one per line</span>
+              <textarea rows={4} value={choices} onInput={(e) => setChoices(e.currentTarget.value)} />
+            </label>
+          ) : null}
           <button type="submit" class="button" disabled={busy}>
             Add profile field
           </button>

@@ -16,36 +16,6 @@ export const roles = [
 
 const roleName = (role: number) => roles.find(([r]) => Number(r) === role)?.[1] ?? "Member";
 
-/** The organisation's bots and their owners (changed through the bot endpoints, which this panel does not call). */
-export function Bots({ s }: { s: State }) {
-  const bots = [...s.users.values()].filter((u) => u.is_bot && u.user_id > 0 && typeof u.bot_owner_id === "number").sort((a, b) => a.full_name.localeCompare(b.full_name));
-  return (
-    <Section title="Bots">
-      {bots.length === 0 ? <p class="empty">No bots yet.</p> : null}
-      <table class="settings-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Owner</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {bots.map((b) => (
-            <tr key={b.user_id}>
-              <td>{b.full_name}</td>
-              <td>{b.email}</td>
-              <td>{s.users.get(Number(b.bot_owner_id))?.full_name ?? ""}</td>
-              <td>{b.is_active ? "Active" : "Deactivated"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Section>
-  );
-}
-
 /** Everyone in the organisation: search, role, deactivate and reactivate. */
 export function Users({ s, deactivated = false }: { s: State; deactivated?: boolean }) {
   const [query, setQuery] = useState("");

@@ -4,7 +4,8 @@ import { useEffect, useRef } from "preact/hooks";
 import type { Route } from "../../state/narrow.js";
 import type { State } from "../../state/types.js";
 import { useStateOf } from "../select.js";
-import { Bots, Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
+import { Invites, OrgProfile, RealmSettings, Users } from "./admin.js";
+import { Bots, YourBots } from "./bots.js";
 import { CustomEmoji, DefaultChannels, Linkifiers, Playgrounds, ProfileFields, UserGroups } from "./admin-lists.js";
 import { ChannelList, ChannelSettings, isAdmin } from "./channels.js";
 import { Account, AlertWords, MutedUsers, Notifications, Preferences, Profile, Status } from "./personal.js";
@@ -19,6 +20,7 @@ const personal: Page[] = [
   { slug: "status", title: "Status", draw: (s) => <Status s={s} /> },
   { slug: "alert-words", title: "Alert words", draw: (s) => <AlertWords s={s} /> },
   { slug: "muted-users", title: "Muted users", draw: (s) => <MutedUsers s={s} /> },
+  { slug: "your-bots", title: "Bots", draw: (s) => <YourBots s={s} /> },
   { slug: "channels", title: "Channels", draw: (s, id) => (id ? <ChannelSettings s={s} streamId={id} /> : <ChannelList s={s} />) },
 ];
 
@@ -40,7 +42,7 @@ const organization: Page[] = [
 
 /** The whole panel for a #settings/... or #organization/... route. */
 export function Panel({ route }: { route: Extract<Route, { view: "settings" | "organization" }> }) {
-  const s = useStateOf((st) => [st.settings, st.users, st.realm, st.subs, st.streams, st.alertWords, st.mutedUsers, st.userStatus, st.profileFields, st.groups, st.realmEmoji]);
+  const s = useStateOf((st) => [st.settings, st.users, st.realm, st.subs, st.streams, st.alertWords, st.mutedUsers, st.userStatus, st.profileFields, st.groups, st.realmEmoji, st.bots]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
