@@ -38,6 +38,7 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
         const created = await server.as("hamlet").post("/users/me/subscriptions", { subscriptions: [{ name }], principals: [hamletId, othelloId] });
         expect(created.status).toBe(200);
       }
+      expect((await server.as("othello").post("/users/me/subscriptions", { subscriptions: [{ name: "Wittenberg" }] })).status).toBe(200);
       denmarkId = Number((await server.as("hamlet").get("/get_stream_id", { stream: "Denmark" })).body.stream_id);
       const send = async (who: "hamlet" | "othello", topic: string, content: string) => {
         const res = await server.as(who).post("/messages", { type: "stream", to: denmarkId, topic, content });
@@ -554,8 +555,48 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
       await press(key);
       await menu.waitFor({ state: "detached" });
     },
+    async "channel-down"(key) {
+      await open("#channels");
+      const filter = page.getByRole("searchbox", { name: "Filter channels" });
+      await filter.fill("Elsi");
+      await filter.focus();
+      await press(key);
+      await poll(() => isFocused(page.locator(".channel-list a", { hasText: "Elsinore" }))).toBe(true);
+      await filter.fill("");
+    },
+    async "channel-up"(key) {
+      await open("#channels");
+      const first = page.locator(".channel-list li > a").first();
+      await first.focus();
+      await press(key);
+      await poll(focused).toBe("Filter channels");
+    },
+    async "view-channel"(key) {
+      await open("#channels");
+      await page.locator(".channel-list a", { hasText: "Elsinore" }).focus();
+      await press(key);
+      await poll(hashOf).toMatch(/^#narrow\/channel\/\d+-Elsinore$/);
+    },
+    async "toggle-subscription"(key) {
+      await open("#channels");
+      const subscribed = async () => ((await server.as("hamlet").get("/users/me/subscriptions")).body.subscriptions as { name: string }[]).some((c) => c.name === "Wittenberg");
+      await page.locator(".channel-list a", { hasText: "Wittenberg" }).focus();
+      await press(key);
+      await poll(subscribed).toBe(true);
+      await page.locator(".channel-list li", { hasText: "Wittenberg" }).getByRole("button", { name: "Leave" }).waitFor();
+      await press(key);
+      await poll(subscribed).toBe(false);
+    },
     async "create-channel"(key) {
       await open("#channels");
+      // Typed into the filter, the key is only a letter.
+      const filter = page.getByRole("searchbox", { name: "Filter channels" });
+      await filter.focus();
+      await press(key);
+      expect(await filter.inputValue()).toBe(key);
+      expect(await isFocused(filter)).toBe(true);
+      await filter.fill("");
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await press(key);
       await poll(() => page.evaluate(() => document.activeElement?.closest("form.create-channel") !== null)).toBe(true);
     },

@@ -217,6 +217,24 @@ function stepRecent(by: 1 | -1): boolean {
   return true;
 }
 
+/** The channel browser's row holding focus. */
+const focusedChannel = (e: KeyboardEvent) => (e.target as HTMLElement).closest<HTMLElement>(".channel-list li");
+
+/** Moves focus along the channel browser's list (its links); up from the first reaches the filter. */
+function stepChannel(by: 1 | -1): boolean {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>(".channel-list li > a[href]")];
+  const active = document.activeElement as HTMLElement | null;
+  const at = links.findIndex((a) => a.parentElement?.contains(active) === true);
+  if (by === -1 && at <= 0) {
+    focusSoon("input.filter");
+    return at === 0;
+  }
+  const next = links[Math.min(links.length - 1, at + by)];
+  next?.focus();
+  next?.scrollIntoView({ block: "nearest" });
+  return next !== undefined;
+}
+
 /** The draft whose row has focus. */
 function focusedDraft(e: KeyboardEvent) {
   const id = Number((e.target as HTMLElement).closest<HTMLElement>(".draft")?.dataset.draftId);
@@ -408,6 +426,18 @@ export const bindings: Record<BoundId, Binding> = {
     button.click();
   }),
   "create-channel": () => focusSoon("form.create-channel input"),
+  "channel-down": () => stepChannel(1),
+  "channel-up": () => stepChannel(-1),
+  "view-channel": (e) => {
+    const link = focusedChannel(e)?.querySelector<HTMLAnchorElement>("a[href]");
+    if (!link) return false;
+    location.hash = link.getAttribute("href") ?? "";
+  },
+  "toggle-subscription": (e) => {
+    const button = focusedChannel(e)?.querySelector<HTMLButtonElement>("button");
+    if (!button) return false;
+    button.click();
+  },
 };
 
 /** Rows that act while a dialog is open (they close it). */
@@ -437,8 +467,10 @@ export function rowFor(e: KeyboardEvent): Bound | undefined {
   const candidates = bound.filter((b) => matches(b.spec, e));
   // In compose, the keys are the text's; only Alt+P also works on the Preview/Edit button beside it.
   const inText = t.tagName === "TEXTAREA";
+  // Elsewhere typing keys stay the field's, but ↓ leaves the channel filter for the list.
+  const fieldOk = (b: Bound) => !typing(t) || (b.row.id === "channel-down" && t.matches("input.filter"));
   for (const scope of scopes) {
-    const hit = candidates.find((b) => b.row.scope === scope && (scope !== "compose" || inText || b.row.id === "preview"));
+    const hit = candidates.find((b) => b.row.scope === scope && (scope === "compose" ? inText || b.row.id === "preview" : fieldOk(b)));
     if (hit) return hit;
   }
   const global = candidates.find((b) => (b.row.scope ?? "global") === "global");

@@ -113,7 +113,11 @@ export const rows = [
   { id: "actions-menu", category: "Menus", label: "Open or close the selected message's actions menu", keys: ["i"] },
   // Channel settings
   { id: "create-channel", category: "Channel settings", label: "Create a channel (in the channel list)", keys: ["n"], scope: "channels" },
-  { id: "channel-rows", category: "Channel settings", label: "Move through channels, switch tabs, view a channel, subscribe", keys: [], absent: "the channel list has no tabs or row cursor: its links and buttons are reached with Tab" },
+  { id: "channel-down", category: "Channel settings", label: "Next channel in the list (from the filter, the first)", keys: ["ArrowDown"], scope: "channels" },
+  { id: "channel-up", category: "Channel settings", label: "Previous channel in the list (from the first, the filter)", keys: ["ArrowUp"], scope: "channels" },
+  { id: "channel-tabs", category: "Channel settings", label: "Switch between the Subscribed and All channels tabs", keys: [], absent: "one list of all channels, no tabs" },
+  { id: "view-channel", category: "Channel settings", label: "View the channel in focus", keys: ["Shift+V"], scope: "channels" },
+  { id: "toggle-subscription", category: "Channel settings", label: "Join or leave the channel in focus", keys: ["Shift+S"], scope: "channels" },
 ] as const satisfies readonly Row[];
 
 export type RowId = (typeof rows)[number]["id"];
