@@ -1,6 +1,6 @@
 import type { AppContext } from "../context.js";
 import { activeUserCount } from "../db/queries/presence.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { PresenceEvent, QueuedEvent } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
 import { OFFLINE_THRESHOLD_SECS, USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS } from "../caches/presence.js";
@@ -57,7 +57,6 @@ export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, e
 async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEntry, force: boolean): Promise<QueuedEvent[]> {
   // Counting first: in a large realm most presence changes are not announced at all.
   if (!force && (await activeUserCount(ctx.db, user.realm_id)) > USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS) return [];
-  const recipients = await activeUserIds(ctx.db, user.realm_id);
   const event: PresenceEvent = {
     type: "presence",
     user_id: user.id,
@@ -65,5 +64,5 @@ async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEnt
     server_timestamp: ctx.clock.now() / 1000,
     presence: { website: legacyClientPresence(entry, user) },
   };
-  return [{ event, userIds: recipients }];
+  return [{ event, userIds: [], realm: { id: user.realm_id, except: [] } }];
 }

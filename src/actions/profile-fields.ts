@@ -15,7 +15,7 @@ import {
   usersWithValueOf,
   type ProfileFieldRow,
 } from "../db/queries/profile-fields.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
 import {
@@ -112,7 +112,7 @@ export async function checkUpdateProfileField(ctx: AppContext, realmId: number, 
       const kept = new Set(Object.keys(changes.fieldData));
       const removed = Object.keys(current).filter((key) => !kept.has(key));
       for (const userId of await deleteProfileValuesIn(tx, field.id, removed)) {
-        await announceValue(tx, outbox, realmId, userId, { id: field.id, value: null });
+        await announceValue(outbox, realmId, userId, { id: field.id, value: null });
       }
     }
     await updateProfileField(tx, field.id, {
@@ -175,7 +175,7 @@ export async function checkUpdateProfileData(
       if (old && old.value === value) continue;
       const rendered = isRenderable(field.field_type) ? renderMarkdown(value, emptyRenderContext(ctx.config.externalUrl)).html : null;
       await setProfileValue(tx, target.id, field.id, value, rendered);
-      await announceValue(tx, outbox, target.realm_id, target.id, rendered ? { id: field.id, value, rendered_value: rendered } : { id: field.id, value });
+      await announceValue(outbox, target.realm_id, target.id, rendered ? { id: field.id, value, rendered_value: rendered } : { id: field.id, value });
     }
   });
 }
@@ -191,23 +191,22 @@ export async function checkRemoveProfileData(ctx: AppContext, user: UserRow, fie
 async function clearValue(tx: Db, outbox: Outbox, target: UserRow, fieldId: number): Promise<void> {
   if (!(await profileValueOf(tx, target.id, fieldId))) return;
   await setProfileValue(tx, target.id, fieldId, null, null);
-  await announceValue(tx, outbox, target.realm_id, target.id, { id: fieldId, value: null });
+  await announceValue(outbox, target.realm_id, target.id, { id: fieldId, value: null });
 }
 
 async function announceValue(
-  tx: Db,
   outbox: Outbox,
   realmId: number,
   userId: number,
   field: { id: number; value: string | null; rendered_value?: string },
 ): Promise<void> {
-  outbox.send({ type: "realm_user", op: "update", person: { user_id: userId, custom_profile_field: field } }, await activeUserIds(tx, realmId));
+  outbox.sendToRealm({ type: "realm_user", op: "update", person: { user_id: userId, custom_profile_field: field } }, realmId);
   outbox.invalidate({ cache: "user", id: userId });
 }
 
 async function announceFields(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const fields = (await profileFieldsOfRealm(tx, realmId)).map(fieldDict);
-  outbox.send({ type: "custom_profile_fields", fields }, await activeUserIds(tx, realmId));
+  outbox.sendToRealm({ type: "custom_profile_fields", fields }, realmId);
 }
 
 function hasFieldData(fieldType: number): boolean {

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
 import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { RealmEvent } from "../events/types.js";
 import { adminRequired, badRequest } from "../base/errors.js";
 import type { UploadedFile } from "../uploads/incoming.js";
@@ -77,7 +77,7 @@ async function doChangeBrandingSource(ctx: AppContext, realmId: number, kind: "i
     const changed: RealmRow = { ...realm, props: JSON.stringify(props) };
     await updateRealm(tx, realmId, { props: changed.props });
     outbox.invalidate({ cache: "realm", id: realmId });
-    outbox.send(brandingEvent(changed, kind, source), await activeUserIds(tx, realmId));
+    outbox.sendToRealm(brandingEvent(changed, kind, source), realmId);
     return changed;
   });
 }

@@ -1,7 +1,8 @@
+import type { Recipients } from "../events/outbox.js";
 import { write, type AppContext } from "../context.js";
 import { deleteRealmDomain, insertRealmDomain, realmDomainByName, realmDomainsOfRealm, setRealmDomainSubdomains } from "../db/queries/realm-domains.js";
 import { realmById, updateRealm } from "../db/queries/realms.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest, ownerRequired } from "../base/errors.js";
 import { checkDomain } from "../lib/realm/domains.js";
 import { realmProps } from "../lib/realm/props.js";
@@ -20,7 +21,7 @@ export async function checkAddRealmDomain(ctx: AppContext, actor: UserRow, rawDo
     write(ctx, async (tx, outbox) => {
       if (await realmDomainByName(tx, actor.realm_id, domain)) throw alreadyThere(domain);
       const id = await insertRealmDomain(tx, actor.realm_id, domain, allowSubdomains);
-      outbox.send({ type: "realm_domains", op: "add", realm_domain: { domain, allow_subdomains: allowSubdomains } }, await activeUserIds(tx, actor.realm_id));
+      outbox.sendToRealm({ type: "realm_domains", op: "add", realm_domain: { domain, allow_subdomains: allowSubdomains } }, actor.realm_id);
       return [id, domain];
     }),
   );
@@ -33,7 +34,7 @@ export async function checkChangeRealmDomain(ctx: AppContext, actor: UserRow, do
     const row = await realmDomainByName(tx, actor.realm_id, domain);
     if (!row) throw noEntry(domain);
     await setRealmDomainSubdomains(tx, row.id, allowSubdomains);
-    outbox.send({ type: "realm_domains", op: "change", realm_domain: { domain, allow_subdomains: allowSubdomains } }, await activeUserIds(tx, actor.realm_id));
+    outbox.sendToRealm({ type: "realm_domains", op: "change", realm_domain: { domain, allow_subdomains: allowSubdomains } }, actor.realm_id);
   });
 }
 
@@ -48,15 +49,15 @@ export async function checkRemoveRealmDomain(ctx: AppContext, actor: UserRow, do
     const row = await realmDomainByName(tx, actor.realm_id, domain);
     if (!row) throw noEntry(domain);
     await deleteRealmDomain(tx, row.id);
-    const recipients = await activeUserIds(tx, actor.realm_id);
+    const recipients: Recipients = { realmId: actor.realm_id, except: [] };
     const realm = await realmById(tx, actor.realm_id);
     const props = realm ? realmProps(realm) : {};
     if (realm && props.emails_restricted_to_domains === true && (await realmDomainsOfRealm(tx, realm.id)).length === 0) {
       await updateRealm(tx, realm.id, { props: JSON.stringify({ ...props, emails_restricted_to_domains: false }) });
-      outbox.send({ type: "realm", op: "update", property: "emails_restricted_to_domains", value: false }, recipients);
+      outbox.sendTo({ type: "realm", op: "update", property: "emails_restricted_to_domains", value: false }, recipients);
       outbox.invalidate({ cache: "realm", id: realm.id });
     }
-    outbox.send({ type: "realm_domains", op: "remove", domain }, recipients);
+    outbox.sendTo({ type: "realm_domains", op: "remove", domain }, recipients);
   });
 }
 

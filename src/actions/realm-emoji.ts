@@ -9,7 +9,7 @@ import {
   realmEmojiOfRealm,
   setRealmEmojiFile,
 } from "../db/queries/realm-emoji.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest, notFound, insufficientPermission } from "../base/errors.js";
 import type { UploadedFile } from "../uploads/incoming.js";
@@ -89,5 +89,5 @@ const EMOJI_FORMATS: Readonly<Record<string, "png" | "gif" | "jpeg" | "webp" | "
 
 async function notifyRealmEmoji(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const dict = realmEmojiDict(await realmEmojiOfRealm(tx, realmId));
-  outbox.send({ type: "realm_emoji", op: "update", realm_emoji: dict }, await activeUserIds(tx, realmId));
+  outbox.sendToRealm({ type: "realm_emoji", op: "update", realm_emoji: dict }, realmId);
 }

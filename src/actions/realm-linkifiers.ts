@@ -9,7 +9,7 @@ import {
   reorderLinkifiers,
   updateLinkifier,
 } from "../db/queries/realm-filters.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
 import { checkLinkifierFields, linkifierDicts } from "../lib/realm/linkifiers.js";
@@ -77,6 +77,6 @@ export async function checkReorderLinkifiers(ctx: AppContext, user: UserRow, ord
 
 async function notifyLinkifiers(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const realmLinkifiers = linkifierDicts(await linkifiersOfRealm(tx, realmId));
-  outbox.send({ type: "realm_linkifiers", realm_linkifiers: realmLinkifiers }, await activeUserIds(tx, realmId));
+  outbox.sendToRealm({ type: "realm_linkifiers", realm_linkifiers: realmLinkifiers }, realmId);
   outbox.invalidate({ cache: "linkifiers", realmId: realmId });
 }

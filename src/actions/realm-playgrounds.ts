@@ -1,7 +1,7 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { deletePlayground, insertPlayground, playgroundById, playgroundByLanguageAndName, playgroundsOfRealm } from "../db/queries/realm-playgrounds.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
 import { badRequest } from "../base/errors.js";
 import { checkPlaygroundFields, playgroundDicts } from "../lib/realm/playgrounds.js";
@@ -38,5 +38,5 @@ export async function checkRemovePlayground(ctx: AppContext, user: UserRow, id: 
 
 async function notifyPlaygrounds(tx: Db, outbox: Outbox, realmId: number): Promise<void> {
   const realmPlaygrounds = playgroundDicts(await playgroundsOfRealm(tx, realmId));
-  outbox.send({ type: "realm_playgrounds", realm_playgrounds: realmPlaygrounds }, await activeUserIds(tx, realmId));
+  outbox.sendToRealm({ type: "realm_playgrounds", realm_playgrounds: realmPlaygrounds }, realmId);
 }

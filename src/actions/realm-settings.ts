@@ -1,8 +1,8 @@
 import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { realmById, updateRealm, type RealmRow } from "../db/queries/realms.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
-import type { Outbox } from "../events/outbox.js";
+import type { UserRow } from "../db/queries/users.js";
+import type { Outbox, Recipients } from "../events/outbox.js";
 import type { RealmEvent, RealmSettingValue } from "../events/types.js";
 import { adminRequired, badRequest, ownerRequired } from "../base/errors.js";
 import type { RealmGroups } from "../caches/groups.js";
@@ -126,7 +126,7 @@ async function doUpdateRealm(
   plan: Plan,
   currentGroup: (name: RealmGroupSetting) => number,
 ): Promise<Record<string, unknown>> {
-  const recipients = await activeUserIds(tx, realm.id);
+  const recipients: Recipients = { realmId: realm.id, except: [] };
   const props: Record<string, unknown> = { ...realmProps(realm) };
   const columns: { name?: string; description?: string } = {};
   const data: Record<string, unknown> = {};
@@ -170,7 +170,7 @@ async function doUpdateRealm(
 
   await updateRealm(tx, realm.id, { ...columns, props: JSON.stringify(props) });
   for (const event of events) {
-    outbox.send(event, recipients);
+    outbox.sendTo(event, recipients);
     if (event.op === "update" && event.property === "waiting_period_threshold" && waitingPeriod !== undefined) {
       await updateFullMembersGroup(ctx, tx, outbox, realm.id, waitingPeriod);
     }

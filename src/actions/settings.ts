@@ -2,8 +2,8 @@ import { write, type AppContext } from "../context.js";
 import type { Db } from "../db/index.js";
 import { deleteDraftsOf } from "../db/queries/drafts.js";
 import { saveRealmDefaults, realmDefaultsRow } from "../db/queries/realm-user-defaults.js";
-import { activeUserIds, updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
-import type { Outbox } from "../events/outbox.js";
+import { updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
+import type { Outbox, Recipients } from "../events/outbox.js";
 import { adminRequired } from "../base/errors.js";
 import { isAdmin } from "../lib/users/roles.js";
 import { LANGUAGES, SETTINGS, SETTINGS_BY_NAME, parseObject, userSettings, type SettingValue } from "../lib/users/settings.js";
@@ -54,7 +54,7 @@ export async function doChangeUserSetting(ctx: AppContext, tx: Db, outbox: Outbo
   }
   if (name === "timezone") {
     const person = { email: user.email, user_id: user.id, timezone: String(value) };
-    outbox.send({ type: "realm_user", op: "update", person }, await activeUserIds(tx, user.realm_id));
+    outbox.sendToRealm({ type: "realm_user", op: "update", person }, user.realm_id);
   }
   if (name === "email_address_visibility") await sendVisibilityEvents(ctx, tx, outbox, user, oldVisibility, Number(value));
   if (name === "enable_drafts_synchronization" && value === false) {
@@ -93,9 +93,9 @@ export async function checkUpdateRealmDefaults(ctx: AppContext, actor: UserRow, 
     if (changed.length === 0) return;
     for (const s of changed) stored[s.name] = changes[s.name] as SettingValue;
     await saveRealmDefaults(tx, actor.realm_id, JSON.stringify(stored));
-    const recipients = await activeUserIds(tx, actor.realm_id);
+    const recipients: Recipients = { realmId: actor.realm_id, except: [] };
     for (const s of changed) {
-      outbox.send({ type: "realm_user_settings_defaults", op: "update", property: s.name, value: changes[s.name] as SettingValue }, recipients);
+      outbox.sendTo({ type: "realm_user_settings_defaults", op: "update", property: s.name, value: changes[s.name] as SettingValue }, recipients);
     }
   });
 }

@@ -1,6 +1,6 @@
 import { write, type AppContext } from "../context.js";
 import { saveStatus, statusOf } from "../db/queries/user-status.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import type { UserStatusEvent } from "../events/types.js";
 import { badRequest } from "../base/errors.js";
 import { checkEmojiRequest, emojiDataFor } from "../lib/realm/emoji-check.js";
@@ -57,7 +57,7 @@ export async function checkUpdateStatus(ctx: AppContext, user: UserRow, change: 
     if (change.away !== undefined) event.away = change.away;
     if (statusText !== undefined) event.status_text = statusText;
     if (emoji) Object.assign(event, { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type });
-    outbox.send(event, await activeUserIds(tx, user.realm_id));
+    outbox.sendToRealm(event, user.realm_id);
   });
   if (presenceFlip) await doPresenceEnabledChanged(ctx, (await ctx.users.get(user.id)) ?? user, !change.away);
 }

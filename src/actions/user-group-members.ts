@@ -1,3 +1,4 @@
+import type { Recipients } from "../events/outbox.js";
 import { write, type AppContext } from "../context.js";
 import {
   deleteMembers,
@@ -9,7 +10,7 @@ import {
   namedGroupsByIds,
   recursiveSubgroupIds,
 } from "../db/queries/user-groups.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
+import type { UserRow } from "../db/queries/users.js";
 import { badRequest } from "../base/errors.js";
 import { accessUserGroupForUpdate, usersByIds } from "../lib/groups/user-groups.js";
 import { requireEditPermission } from "./user-groups.js";
@@ -24,7 +25,7 @@ export async function checkUpdateGroupMembers(ctx: AppContext, actor: UserRow, g
   await requireEditPermission(ctx, actor);
   if (add.length === 0 && remove.length === 0) throw badRequest(NOTHING_TO_DO);
   await write(ctx, async (tx, outbox) => {
-    const recipients = await activeUserIds(tx, actor.realm_id);
+    const recipients: Recipients = { realmId: actor.realm_id, except: [] };
     if (add.length > 0) {
       const group = await accessUserGroupForUpdate(tx, actor, groupId);
       const users = await usersByIds(tx, actor.realm_id, add, { allowDeactivated: false });
@@ -33,7 +34,7 @@ export async function checkUpdateGroupMembers(ctx: AppContext, actor: UserRow, g
       if (already) throw badRequest(`User ${already.id} is already a member of this group`);
       const ids = sortedUnique(users.map((u) => u.id));
       await insertMembers(tx, group.id, ids);
-      outbox.send({ type: "user_group", op: "add_members", group_id: group.id, user_ids: ids }, recipients);
+      outbox.sendTo({ type: "user_group", op: "add_members", group_id: group.id, user_ids: ids }, recipients);
     }
     if (remove.length > 0) {
       const users = await usersByIds(tx, actor.realm_id, remove, { allowDeactivated: true });
@@ -43,7 +44,7 @@ export async function checkUpdateGroupMembers(ctx: AppContext, actor: UserRow, g
       if (missing !== undefined) throw badRequest(`There is no member '${missing}' in this user group`);
       const ids = sortedUnique(users.map((u) => u.id));
       await deleteMembers(tx, group.id, ids);
-      outbox.send({ type: "user_group", op: "remove_members", group_id: group.id, user_ids: ids }, recipients);
+      outbox.sendTo({ type: "user_group", op: "remove_members", group_id: group.id, user_ids: ids }, recipients);
     }
   });
 }
@@ -56,7 +57,7 @@ export async function checkUpdateSubgroups(ctx: AppContext, actor: UserRow, grou
   await requireEditPermission(ctx, actor);
   if (add.length === 0 && remove.length === 0) throw badRequest(NOTHING_TO_DO);
   await write(ctx, async (tx, outbox) => {
-    const recipients = await activeUserIds(tx, actor.realm_id);
+    const recipients: Recipients = { realmId: actor.realm_id, except: [] };
     if (add.length > 0) {
       const group = await accessUserGroupForUpdate(tx, actor, groupId);
       const ids = await existingSubgroups(tx, actor.realm_id, add);
@@ -67,7 +68,7 @@ export async function checkUpdateSubgroups(ctx: AppContext, actor: UserRow, grou
         throw badRequest(`User group ${group.id} is already a subgroup of one of the passed subgroups.`);
       }
       await insertSubgroups(tx, group.id, ids);
-      outbox.send({ type: "user_group", op: "add_subgroups", group_id: group.id, direct_subgroup_ids: ids }, recipients);
+      outbox.sendTo({ type: "user_group", op: "add_subgroups", group_id: group.id, direct_subgroup_ids: ids }, recipients);
     }
     if (remove.length > 0) {
       const group = await accessUserGroupForUpdate(tx, actor, groupId);
@@ -76,7 +77,7 @@ export async function checkUpdateSubgroups(ctx: AppContext, actor: UserRow, grou
       const missing = ids.find((id) => !current.has(id));
       if (missing !== undefined) throw badRequest(`User group ${missing} is not a subgroup of this group.`);
       await deleteSubgroups(tx, group.id, ids);
-      outbox.send({ type: "user_group", op: "remove_subgroups", group_id: group.id, direct_subgroup_ids: ids }, recipients);
+      outbox.sendTo({ type: "user_group", op: "remove_subgroups", group_id: group.id, direct_subgroup_ids: ids }, recipients);
     }
   });
 }

@@ -17,8 +17,8 @@ import {
   updateGroup,
   type UserGroupRow,
 } from "../db/queries/user-groups.js";
-import { activeUserIds, type UserRow } from "../db/queries/users.js";
-import type { Outbox } from "../events/outbox.js";
+import type { UserRow } from "../db/queries/users.js";
+import type { Outbox, Recipients } from "../events/outbox.js";
 import type { GroupSettingValue } from "../events/types.js";
 import { ApiError, badRequest, invalidUserGroup } from "../base/errors.js";
 import { Role } from "../lib/users/roles.js";
@@ -71,23 +71,23 @@ export async function addNewUserToSystemGroups(ctx: AppContext, tx: Db, outbox: 
  * follows when either role is member. Events go to all active users.
  */
 export async function moveUserToRoleGroups(ctx: AppContext, tx: Db, outbox: Outbox, user: UserRow, newRole: number): Promise<void> {
-  const recipients = await activeUserIds(tx, user.realm_id);
+  const recipients: Recipients = { realmId: user.realm_id, except: [] };
   const oldGroup = await systemGroupId(tx, user.realm_id, roleGroupName(user.role));
   const newGroup = await systemGroupId(tx, user.realm_id, roleGroupName(newRole));
   await deleteMembers(tx, oldGroup, [user.id]);
   await insertMembers(tx, newGroup, [user.id]);
-  outbox.send({ type: "user_group", op: "remove_members", group_id: oldGroup, user_ids: [user.id] }, recipients);
-  outbox.send({ type: "user_group", op: "add_members", group_id: newGroup, user_ids: [user.id] }, recipients);
+  outbox.sendTo({ type: "user_group", op: "remove_members", group_id: oldGroup, user_ids: [user.id] }, recipients);
+  outbox.sendTo({ type: "user_group", op: "add_members", group_id: newGroup, user_ids: [user.id] }, recipients);
   if (user.role !== Role.MEMBER && newRole !== Role.MEMBER) return;
   const fullMembers = await systemGroupId(tx, user.realm_id, SystemGroups.FULL_MEMBERS);
   const isMember = (await directMemberIds(tx, fullMembers)).includes(user.id);
   const shouldBe = await isFullMember(ctx, tx, user, newRole);
   if (isMember && !shouldBe) {
     await deleteMembers(tx, fullMembers, [user.id]);
-    outbox.send({ type: "user_group", op: "remove_members", group_id: fullMembers, user_ids: [user.id] }, recipients);
+    outbox.sendTo({ type: "user_group", op: "remove_members", group_id: fullMembers, user_ids: [user.id] }, recipients);
   } else if (!isMember && shouldBe) {
     await insertMembers(tx, fullMembers, [user.id]);
-    outbox.send({ type: "user_group", op: "add_members", group_id: fullMembers, user_ids: [user.id] }, recipients);
+    outbox.sendTo({ type: "user_group", op: "add_members", group_id: fullMembers, user_ids: [user.id] }, recipients);
   }
 }
 
@@ -106,14 +106,14 @@ export async function updateFullMembersGroup(ctx: AppContext, tx: Db, outbox: Ou
   const provisional = (u: UserRow) => Math.floor((now - u.date_joined) / 86_400_000) < waitingPeriodDays;
   const leaving = users.filter((u) => fullIds.includes(u.id) && (provisional(u) || u.role !== Role.MEMBER)).map((u) => u.id);
   const joining = users.filter((u) => memberIds.includes(u.id) && !fullIds.includes(u.id) && !provisional(u)).map((u) => u.id);
-  const recipients = await activeUserIds(tx, realmId);
+  const recipients: Recipients = { realmId: realmId, except: [] };
   if (leaving.length > 0) {
     await deleteMembers(tx, fullMembers, leaving);
-    outbox.send({ type: "user_group", op: "remove_members", group_id: fullMembers, user_ids: leaving.sort((a, b) => a - b) }, recipients);
+    outbox.sendTo({ type: "user_group", op: "remove_members", group_id: fullMembers, user_ids: leaving.sort((a, b) => a - b) }, recipients);
   }
   if (joining.length > 0) {
     await insertMembers(tx, fullMembers, joining);
-    outbox.send({ type: "user_group", op: "add_members", group_id: fullMembers, user_ids: joining.sort((a, b) => a - b) }, recipients);
+    outbox.sendTo({ type: "user_group", op: "add_members", group_id: fullMembers, user_ids: joining.sort((a, b) => a - b) }, recipients);
   }
 }
 
@@ -141,7 +141,7 @@ export async function checkCreateUserGroup(
     await insertMembers(tx, id, [...new Set(members.map((u) => u.id))]);
     const group = await groupById(tx, id);
     if (!group) throw new Error("created group vanished");
-    outbox.send({ type: "user_group", op: "add", group: await apiUserGroup(tx, group) }, await activeUserIds(tx, actor.realm_id));
+    outbox.sendToRealm({ type: "user_group", op: "add", group: await apiUserGroup(tx, group) }, actor.realm_id);
   }));
 }
 
@@ -156,16 +156,16 @@ export async function checkEditUserGroup(
   if (input.name === undefined && input.description === undefined && input.canMentionGroup === undefined) throw badRequest("No new data supplied");
   await nameRace(input.name ?? "", write(ctx, async (tx, outbox) => {
     const group = await accessUserGroupForUpdate(tx, actor, groupId);
-    const recipients = await activeUserIds(tx, actor.realm_id);
+    const recipients: Recipients = { realmId: actor.realm_id, except: [] };
     if (input.name !== undefined && input.name !== group.name) {
       const name = checkUserGroupName(input.name);
       if (await namedGroupByName(tx, actor.realm_id, name)) throw badRequest(`User group '${name}' already exists.`);
       await updateGroup(tx, group.id, { name });
-      outbox.send({ type: "user_group", op: "update", group_id: group.id, data: { name } }, recipients);
+      outbox.sendTo({ type: "user_group", op: "update", group_id: group.id, data: { name } }, recipients);
     }
     if (input.description !== undefined && input.description !== group.description) {
       await updateGroup(tx, group.id, { description: input.description });
-      outbox.send({ type: "user_group", op: "update", group_id: group.id, data: { description: input.description } }, recipients);
+      outbox.sendTo({ type: "user_group", op: "update", group_id: group.id, data: { description: input.description } }, recipients);
     }
     if (input.canMentionGroup !== undefined) await changeMentionSetting(tx, outbox, group, input.canMentionGroup, recipients);
   }));
@@ -183,7 +183,7 @@ export async function checkDeleteUserGroup(ctx: AppContext, actor: UserRow, grou
     const own = group.can_mention_group_id === null ? undefined : await groupById(tx, group.can_mention_group_id);
     await deleteGroup(tx, group.id);
     if (own && own.name === null) await deleteGroup(tx, own.id);
-    outbox.send({ type: "user_group", op: "remove", group_id: group.id }, await activeUserIds(tx, actor.realm_id));
+    outbox.sendToRealm({ type: "user_group", op: "remove", group_id: group.id }, actor.realm_id);
   });
 }
 
@@ -194,7 +194,7 @@ export async function requireEditPermission(ctx: AppContext, actor: UserRow): Pr
   requireUserGroupEditPermission(actor, realm, ctx.clock.now());
 }
 
-async function changeMentionSetting(tx: Db, outbox: Outbox, group: UserGroupRow, change: SettingChange, recipients: number[]): Promise<void> {
+async function changeMentionSetting(tx: Db, outbox: Outbox, group: UserGroupRow, change: SettingChange, recipients: Recipients): Promise<void> {
   const currentId = group.can_mention_group_id ?? 0;
   const current = await groupById(tx, currentId);
   const currentIsNamed = current !== undefined && current.name !== null;
@@ -210,7 +210,7 @@ async function changeMentionSetting(tx: Db, outbox: Outbox, group: UserGroupRow,
     if (!currentIsNamed && current) await deleteGroup(tx, current.id);
   }
   const apiValue = await settingValueForApi(tx, newId, typeof next === "number");
-  outbox.send({ type: "user_group", op: "update", group_id: group.id, data: { can_mention_group: apiValue } }, recipients);
+  outbox.sendTo({ type: "user_group", op: "update", group_id: group.id, data: { can_mention_group: apiValue } }, recipients);
 }
 
 /**
