@@ -96,10 +96,19 @@ async function verifyDjangoPbkdf2(password: string, stored: string): Promise<boo
   return timingSafeEqual(expected, actual);
 }
 
+/**
+ * The costliest Argon2 hash read: a stored hash names its own memory and passes, and one that
+ * asked for gigabytes must not get them (Django's defaults: 100 MiB, 2 passes, 8 lanes).
+ */
+const MAX_ARGON2_MEMORY_KIB = 256 * 1024;
+const MAX_ARGON2_TIME = 16;
+const MAX_ARGON2_LANES = 16;
+
 /** Django's Argon2PasswordHasher: `argon2` followed by the standard encoded hash (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`). */
 async function verifyDjangoArgon2(password: string, stored: string): Promise<boolean> {
   const encoded = stored.slice("argon2".length);
-  if (!/^\$argon2(id|i|d)\$/.test(encoded)) return verifyPassword(password, null);
+  const cost = /^\$argon2(?:id|i|d)\$(?:v=\d+\$)?m=(\d+),t=(\d+),p=(\d+)\$/.exec(encoded);
+  if (!cost || Number(cost[1]) > MAX_ARGON2_MEMORY_KIB || Number(cost[2]) > MAX_ARGON2_TIME || Number(cost[3]) > MAX_ARGON2_LANES) return verifyPassword(password, null);
   try {
     return await oneHash(() => argon2Verify(encoded, password));
   } catch {

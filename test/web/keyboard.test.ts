@@ -464,6 +464,17 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
       await press(key);
       await poll(async () => (await message(ids.m4!)).reactions.map((r) => [r.emoji_name, r.user_id])).toContainEqual(["tada", server.users.hamlet.id]);
     },
+    async collapse(key) {
+      await open(near("castle", ids.m1!), ids.m1);
+      const row = page.locator(`.message[data-id="${ids.m1}"]`);
+      await press(key);
+      await row.getByRole("button", { name: "Show collapsed message" }).waitFor();
+      await poll(async () => (await message(ids.m1!)).flags).toContain("collapsed");
+      expect(await row.locator(".content").count()).toBe(0);
+      await press(key);
+      await row.locator(".content", { hasText: "Castle line 1" }).waitFor();
+      await poll(async () => (await message(ids.m1!)).flags).not.toContain("collapsed");
+    },
     async "mark-unread"(key) {
       await open(near("castle", ids.m5!), ids.m5);
       await press(key);

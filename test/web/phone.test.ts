@@ -114,6 +114,11 @@ describe.skipIf(!hasChromium)("the web app at phone width (360x740)", () => {
     await page.getByRole("button", { name: "Views and conversations" }).click();
     await page.locator("nav.left").waitFor();
     expect(await look("left-sidebar-open")).toEqual([]);
+    // Its button stays in reach (above the panel), and closes it again.
+    await page.getByRole("button", { name: "Views and conversations" }).click();
+    await expect.poll(() => page.locator("nav.left").isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Views and conversations" }).click();
+    await page.locator("nav.left").waitFor();
     await page.locator("nav.left").getByRole("link", { name: "Recent conversations" }).click();
     await expect.poll(() => page.locator("nav.left").isVisible()).toBe(false);
     expect(await page.getByRole("button", { name: "Views and conversations" }).getAttribute("aria-expanded")).toBe("false");

@@ -69,7 +69,15 @@ export class MessageRow extends Component<RowProps> {
               </a>
             </div>
           )}
-          {m.submessages.length > 0 ? <Widget s={s} m={m} /> : <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />}
+          {m.flags.includes("collapsed") ? (
+            <button type="button" class="link collapsed-note" onClick={() => void updateFlags([m.id], "remove", "collapsed").catch(() => undefined)}>
+              Show collapsed message
+            </button>
+          ) : m.submessages.length > 0 ? (
+            <Widget s={s} m={m} />
+          ) : (
+            <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />
+          )}
           {m.echo ? <EchoStatus m={m} /> : null}
           {m.last_edit_timestamp ? <span class="edited" title={`Edited ${fullTimeOf(s, m.last_edit_timestamp)}`}>EDITED</span> : null}
           {m.reactions.length > 0 && <Reactions s={s} m={m} />}

@@ -371,6 +371,7 @@ export const bindings: Record<BoundId, Binding> = {
     const mine = m.reactions.some((r) => r.reaction_type === first.reaction_type && r.emoji_code === first.emoji_code && r.user_id === s.me);
     void setReaction(m.id, first, !mine).catch(() => undefined);
   }),
+  collapse: onSelected((m) => void updateFlags([m.id], m.flags.includes("collapsed") ? "remove" : "add", "collapsed").catch(() => undefined)),
   "mark-unread": onSelected((m) => {
     const r = routeNow();
     void markUnreadFrom(apiNarrow(r.view === "feed" ? r.terms : []), m.id).catch(() => undefined);

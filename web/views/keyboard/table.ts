@@ -94,7 +94,7 @@ export const rows = [
   { id: "thumbs-up", category: "Message actions", label: "React with 👍 (or take it back)", keys: ["+"] },
   { id: "first-reaction", category: "Message actions", label: "Toggle the first emoji reaction", keys: ["="] },
   { id: "mark-unread", category: "Message actions", label: "Mark as unread from the selected message", keys: ["Shift+U"] },
-  { id: "collapse", category: "Message actions", label: "Collapse or show the message", keys: [], absent: "messages cannot be collapsed" },
+  { id: "collapse", category: "Message actions", label: "Collapse or show the selected message", keys: ["-"] },
   { id: "mute-topic", category: "Message actions", label: "Mute or unmute the selected message's topic (or, in Inbox and Recent, the topic in focus)", keys: ["Shift+M"] },
   // Recent conversations
   { id: "search-recent", category: "Recent conversations", label: "Search recent conversations", keys: [], absent: "the recent conversations view has no search box" },
