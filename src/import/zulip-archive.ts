@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import { ImportError } from "./slack-zip.js";
 
@@ -31,7 +32,9 @@ export class ZulipArchive {
     if (!stat.isDirectory()) {
       scratch = await fs.mkdtemp(path.join(scratchDir, "rookery-import-"));
       try {
-        await tar.x({ file, cwd: scratch, strict: true, preservePaths: false });
+        // Streamed with backpressure: tar's own file mode reads ahead of the disk writes and held
+        // hundreds of MB of a large archive in memory.
+        await pipeline(createReadStream(file), tar.x({ cwd: scratch, strict: true, preservePaths: false }));
       } catch (error) {
         // Entries being written when the archive failed may still land: removal retries until they have.
         await fs.rm(scratch, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
