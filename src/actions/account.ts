@@ -11,7 +11,7 @@ import { authenticationKey } from "../lib/users/login.js";
 import { isStrongPassword } from "../lib/users/passwords.js";
 import { realmProp } from "../lib/realm/props.js";
 import { isAdmin } from "../lib/users/roles.js";
-import { hashPassword, randomToken, verifyPassword } from "../base/secrets.js";
+import { hashPassword, needsRehash, randomToken, verifyPassword } from "../base/secrets.js";
 import { avatarChangePerson, canSeeDeliveryEmail, checkFullName, checkFullNameAvailable, EmailVisibility } from "../lib/users/users.js";
 import { doEndSessionsOfUser } from "./sessions.js";
 import { InvitationUnusable } from "./signup.js";
@@ -202,4 +202,17 @@ async function validateEmailChange(db: Db, realm: RealmRow, user: UserRow, email
   if (!existing) return;
   if (existing.is_system_bot) throw badRequest("Reserved for system bots.");
   throw badRequest(existing.is_active ? "Already has an account." : "Account has been deactivated.");
+}
+
+/**
+ * After a successful password login: a password still stored in another format (a Django hash
+ * brought by `rookery import`) is stored again in Rookery's, so each imported hash is read once.
+ */
+export async function doUpgradePasswordHash(ctx: AppContext, user: UserRow, password: string): Promise<void> {
+  if (!needsRehash(user.password_hash)) return;
+  const passwordHash = await hashPassword(password);
+  await write(ctx, async (tx, outbox) => {
+    await updateUser(tx, user.id, { password_hash: passwordHash });
+    outbox.invalidate({ cache: "user", id: user.id });
+  });
 }

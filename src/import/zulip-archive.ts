@@ -33,8 +33,9 @@ export class ZulipArchive {
       try {
         await tar.x({ file, cwd: scratch, strict: true, preservePaths: false });
       } catch (error) {
-        await fs.rm(scratch, { recursive: true, force: true });
-        throw new ImportError(`${file} is not a whole .tar.gz archive (${error instanceof Error ? error.message : String(error)}): it is truncated or damaged; nothing was imported`);
+        // Entries being written when the archive failed may still land: removal retries until they have.
+        await fs.rm(scratch, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+        throw new ImportError(`${file} is not a whole .tar.gz archive: it is truncated or damaged (${reason(error)}); nothing was imported`);
       }
       top = scratch;
     }
@@ -58,8 +59,8 @@ export class ZulipArchive {
     }
     try {
       return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new ImportError(`${name} is not valid JSON (${error instanceof Error ? error.message : String(error)}); nothing was imported`);
+    } catch {
+      throw new ImportError(`${name} is not valid JSON: the export is damaged; nothing was imported`);
     }
   }
 
@@ -106,4 +107,11 @@ async function findRoot(dir: string): Promise<string | undefined> {
     if (entry.isDirectory() && (await has(path.join(dir, entry.name)))) return path.join(dir, entry.name);
   }
   return undefined;
+}
+
+/** An unpacking error in words that do not depend on the Node.js version: what kind of damage. */
+function reason(error: unknown): string {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (code === "Z_BUF_ERROR" || code === "TAR_ABORT") return "it ends too early";
+  return code === "Z_DATA_ERROR" || code === "TAR_BAD_ARCHIVE" ? "it is not a .tar.gz archive" : "it cannot be read";
 }

@@ -344,7 +344,8 @@ class ZulipImport {
           creator_id: intOrNull(c(st, "creator")),
           first_message_id: intOrNull(c(st, "first_message_id")),
           deactivated: bit(c(st, "deactivated")),
-          email_token: newStreamEmailToken(),
+          // Zulip's token keeps the channel's email address; one that is not 32 hex digits is made anew.
+          email_token: /^[0-9a-f]{32}$/.test(str(c(st, "email_token"))) ? str(st["email_token"]) : newStreamEmailToken(),
         };
       }),
     );
@@ -637,8 +638,11 @@ class ZulipImport {
       const sizes: [string, number][] = [["-medium.png", MEDIUM_AVATAR_SIZE], [".png", AVATAR_SIZE]];
       for (const [suffix, size] of sizes) {
         if (suffixes.has(suffix)) continue;
+        // An image the resizer cannot read keeps only what the export held.
+        const resized = await resizeAvatar(data, size).catch(() => undefined);
+        if (!resized) continue;
         this.stored.push(`${key}${suffix}`);
-        await this.ctx.files.put(`${key}${suffix}`, Readable.from([await resizeAvatar(data, size)]));
+        await this.ctx.files.put(`${key}${suffix}`, Readable.from([resized]));
       }
     }
     for (const record of await this.archive.records("emoji")) {

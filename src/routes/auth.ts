@@ -1,4 +1,5 @@
 import { doRegenerateApiKey } from "../actions/users.js";
+import { doUpgradePasswordHash } from "../actions/account.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm } from "../db/queries/realms.js";
 import { endpoint, publicEndpoint } from "../http/endpoint.js";
@@ -72,6 +73,7 @@ export const authEndpoints = [
       if (outcome.kind === "realm_deactivated") throw new ApiError("This organization has been deactivated", "REALM_DEACTIVATED", 401);
       if (outcome.kind === "user_deactivated") throw new ApiError("Account is deactivated", "USER_DEACTIVATED", 401);
       const { user } = outcome;
+      await doUpgradePasswordHash(ctx, user, params.password);
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
     },
   }),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { doCreateSession, doEndSession } from "../actions/sessions.js";
+import { doUpgradePasswordHash } from "../actions/account.js";
 import type { AppContext } from "../context.js";
 import { defaultRealm, type RealmRow } from "../db/queries/realms.js";
 import { ApiError } from "../base/errors.js";
@@ -68,6 +69,7 @@ async function submitLogin(ctx: AppContext, request: FastifyRequest, reply: Fast
     case "user_deactivated":
       return again(`Your account ${email} has been deactivated. Please contact your organization administrator to reactivate it.`);
     case "ok": {
+      await doUpgradePasswordHash(ctx, outcome.user, password);
       const session = await doCreateSession(ctx, outcome.user);
       setSessionCookie(ctx, reply, session.cookie, session.expiresAt);
       return reply.header("Cache-Control", "no-store").redirect(next, 302);

@@ -79,7 +79,6 @@ export const userEndpoints = [
       if (params.role !== undefined) await checkChangeRole(ctx, user, target, params.role);
       if (params.full_name !== undefined) {
         const fullName = checkFullName(params.full_name);
-      await checkFullNameAvailable(ctx.db, await ctx.realms.get(user.realm_id), fullName, null);
         if (fullName !== target.full_name) await checkFullNameAvailable(ctx.db, await ctx.realms.get(target.realm_id), fullName, target.id);
         await doChangeFullName(ctx, target, fullName);
       }

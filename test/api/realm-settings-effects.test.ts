@@ -126,6 +126,8 @@ describe("changed settings change what the server allows", () => {
     expect((await server.as("iago").patch(`/users/${server.users.hamlet.id}`, { full_name: "ｉａｇｏ" })).body).toEqual(taken);
     expect((await server.as("iago").post("/users", { email: "newcomer@zulip.com", password: "long-password-123", full_name: "othello, the moor of venice" })).body).toEqual(taken);
     expect((await server.as("hamlet").patch("/settings", { full_name: "Prince Hamlet" })).status).toBe(200);
+    // Their own name, in another case, is not another's.
+    expect((await server.as("iago").patch(`/users/${server.users.hamlet.id}`, { full_name: "PRINCE HAMLET" })).body).toEqual(success());
     await setRealm({ require_unique_names: false });
     expect((await server.as("hamlet").patch("/settings", { full_name: "Iago" })).status).toBe(200);
     expect((await server.as("hamlet").patch("/settings", { full_name: "King Hamlet" })).status).toBe(200);
