@@ -10,16 +10,16 @@
  * channel, a thread of 3 replies every 10 messages, a reaction every 5th, a mention every 7th).
  * ROOKERY_BENCH_SHORT=1: 5,000 messages, 20 channels, 100 users.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import yazl from "yazl";
 import SQLite from "../src/db/sqlite-binding.js";
-import { registerSearchText } from "../src/db/search-text.js";
 import { buildCommand } from "../test/harness/build.js";
 import { sized } from "./short.js";
+import { runCommand } from "./command-run.js";
+import { bulkInsertBaseline } from "./bulk-insert-baseline.js";
 
 const MESSAGES = sized(process.argv[2], 1_000_000, 5_000);
 const CHANNELS = sized(process.argv[3], 200, 20);
@@ -77,66 +77,6 @@ async function writeExport(file: string): Promise<void> {
   await done;
 }
 
-/** Runs the built command and samples its peak RSS (VmHWM) until it exits. */
-async function runImport(main: string, file: string, env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMb: number; result: Record<string, unknown> }> {
-  // As the installed command runs: with the environment and node flags of its first line.
-  const words = (fs.readFileSync(main, "utf8").split("\n", 1)[0] ?? "").replace(/^#!\/usr\/bin\/env -S /, "").split(" ");
-  const nodeAt = words.indexOf("node");
-  const shebangEnv = Object.fromEntries(words.slice(0, Math.max(0, nodeAt)).map((w) => w.split("=", 2) as [string, string]));
-  const started = performance.now();
-  const child = spawn("node", [...words.slice(nodeAt + 1), main, "import-slack", file, "--json"], { env: { ...env, ...shebangEnv } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => {
-    stderr += d.toString();
-    process.stderr.write(d);
-  });
-  let peakKb = 0;
-  const sample = setInterval(() => {
-    try {
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-    } catch {
-      // The process has just ended.
-    }
-  }, 50);
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  clearInterval(sample);
-  if (code !== 0) throw new Error(`import-slack failed (${code}): ${stderr}`);
-  return { seconds: (performance.now() - started) / 1000, peakMb: peakKb / 1024, result: JSON.parse(stdout) as Record<string, unknown> };
-}
-
-/**
- * The baseline: the same rows inserted directly into an emptied copy of the database, as
- * bench/messages-generate.ts builds its database: prepared statements, row by row, read from the
- * imported database in id order, in one transaction, with the import's page cache (64 MiB).
- */
-function bulkInsertBaseline(imported: string, copy: string): number {
-  fs.copyFileSync(imported, copy);
-  const db = new SQLite(copy);
-  registerSearchText(db);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
-  db.pragma("cache_size = -65536");
-  db.exec("DELETE FROM reaction; DELETE FROM attachment_message; DELETE FROM user_message; UPDATE stream SET first_message_id = NULL; DELETE FROM message;");
-  const source = new SQLite(imported, { readonly: true });
-  const started = performance.now();
-  const columns = (table: string) => (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name);
-  db.transaction(() => {
-    for (const [table, order] of [["message", "id"], ["user_message", "message_id, user_id"], ["reaction", "message_id"]] as const) {
-      const names = columns(table);
-      const insert = db.prepare(`INSERT INTO ${table} (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`);
-      for (const row of source.prepare(`SELECT ${names.map((n) => `"${n}"`).join(", ")} FROM ${table} ORDER BY ${order}`).raw().iterate()) insert.run(...(row as unknown[]));
-    }
-  })();
-  const seconds = (performance.now() - started) / 1000;
-  source.close();
-  db.close();
-  return seconds;
-}
-
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-slack-"));
   const { main: rookery, remove } = await buildCommand("bench-import-slack");
@@ -148,7 +88,7 @@ async function main(): Promise<void> {
     const dataDir = path.join(work, "data");
     const dbFile = path.join(dataDir, "rookery.sqlite3");
     const env = { ...process.env, ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: `sqlite:${dbFile}`, ROOKERY_LOG_LEVEL: "warn" };
-    const run = await runImport(rookery, file, env);
+    const run = await runCommand(rookery, ["import-slack", file, "--json"], env, true);
     const rows = run.result;
     console.log(`import-slack: ${run.seconds.toFixed(2)} s (${Math.round(MESSAGES / run.seconds)} messages/s), peak RSS ${run.peakMb.toFixed(0)} MB; imported ${String(rows.messages)} messages, ${String(rows.reactions)} reactions`);
     const db = new SQLite(dbFile);

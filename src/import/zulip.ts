@@ -357,7 +357,7 @@ class ZulipImport {
       const recipient = this.recipients.get(int(sub["recipient"]));
       if (recipient?.type !== RecipientType.STREAM) continue;
       subscriptions.push({
-        user_id: int(sub["user_profile"]),
+        user_id: int(s(sub, "user_profile")),
         stream_id: recipient.typeId,
         active: bit(s(sub, "active")),
         is_user_active: bit(s(sub, "is_user_active")),
