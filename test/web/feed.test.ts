@@ -1,7 +1,9 @@
 /**
  * The message feed in Chromium over 700 messages: it opens at the first unread, marks messages read
  * as they scroll into view (counts fall), keeps at most 300 rows in the DOM while scrolling to the
- * oldest and back to the newest, and sticks to the bottom when a message arrives there.
+ * oldest and back to the newest, and sticks to the bottom when a message arrives there. A page
+ * opened on a channel draws its first page before /register answers and misses no message sent
+ * in between.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -103,6 +105,37 @@ describe.skipIf(!hasChromium)("the message feed's window", () => {
       return box !== undefined && r.bottom <= box.bottom + 1 && r.top >= box.top;
     })).toBe(true);
     expect(await rowCount()).toBeLessThanOrEqual(300);
+    expect(errors).toEqual([]);
+  });
+
+  it("draws the open channel's messages before /register answers, and shows a message sent before the event queue existed", async () => {
+    const fresh = await openPage(page.context(), errors);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let registerAsked = false;
+    await fresh.route("**/json/register", async (route) => {
+      registerAsked = true;
+      await gate;
+      await route.continue();
+    });
+    await fresh.goto(`${server.url}/#narrow/channel/${channelId}-Verona`);
+    // The newest messages are drawn from the first page alone: no sidebars or compose box yet.
+    await fresh.locator(`.feed .message[data-id="${ids[COUNT - 1]}"]`).waitFor();
+    expect(registerAsked).toBe(true);
+    expect(await fresh.locator("nav.left .channels").count()).toBe(0);
+    expect(await fresh.locator("section.compose").count()).toBe(0);
+    expect(await fresh.locator(".feed .recipient-bar .channel").first().textContent()).toBe("# Verona");
+    // Sent after that page was fetched and before the register made the event queue.
+    const res = await server.as("othello").post("/messages", { type: "stream", to: channelId, topic: "act 7", content: "Enter a messenger." });
+    release();
+    await fresh.locator("nav.left .channels").waitFor();
+    await fresh.locator("section.compose").waitFor();
+    await fresh.locator(`.feed .message[data-id="${Number(res.body.id)}"]`).waitFor({ timeout: 10000 });
+    // One after, through the queue.
+    const later = await server.as("othello").post("/messages", { type: "stream", to: channelId, topic: "act 7", content: "Exit the messenger." });
+    await fresh.locator(`.feed .message[data-id="${Number(later.body.id)}"]`).waitFor({ timeout: 10000 });
+    expect(await fresh.locator(".feed .message").count()).toBeLessThanOrEqual(300);
+    await fresh.close();
     expect(errors).toEqual([]);
   });
 });

@@ -104,14 +104,22 @@ export function notifyOf(events: readonly ServerEvent[]): void {
     if (notifies(s, m, flags, "audible")) sound = true;
     if (!hasApi || Notification.permission !== "granted" || !notifies(s, m, flags, "desktop")) continue;
     const { title, body, hash } = describe(s, m);
-    const n = new Notification(title, { body, tag: `rookery-${m.id}` });
-    n.onclick = () => {
-      window.focus();
-      location.hash = hash;
-      n.close();
-    };
+    try {
+      const n = new Notification(title, { body, tag: `rookery-${m.id}` });
+      n.onclick = () => {
+        window.focus();
+        location.hash = hash;
+        n.close();
+      };
+    } catch {
+      // Some browsers (Chrome on Android) allow notifications only from a service worker: none then.
+    }
   }
-  if (sound) playSound(String(s.settings.notification_sound ?? "zulip"));
+  try {
+    if (sound) playSound(String(s.settings.notification_sound ?? "zulip"));
+  } catch {
+    // No audio output: the notification stays silent, the events are still applied.
+  }
 }
 
 // ---- the title and the favicon ----
