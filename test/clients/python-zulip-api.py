@@ -1,6 +1,7 @@
 """Drives the official Python client (python-zulip-api) against a server, for
 test/clients/python-zulip-api.test.ts: argv[1] is a zuliprc, argv[2] the JSON ids of the
-messages to read, argv[3] a JPEG file to upload. Prints one JSON object of what the client got back; any exception
+messages to read, argv[3] a JPEG file to upload, argv[4] an administrator's zuliprc (for Zulip's
+export examples). Prints one JSON object of what the client got back; any exception
 the client raises ends the script with its traceback on stderr."""
 
 import json
@@ -52,6 +53,12 @@ def main() -> None:
         uploaded = client.upload_file(fp)
     out["upload"] = {"result": uploaded["result"], "url": uploaded.get("url")}
     out["realm_emoji"] = sorted(e["name"] for e in client.get_realm_emoji()["emoji"].values())
+    # Zulip's get_realm_exports and export_realm examples, as the administrator; the member is refused.
+    admin = zulip.Client(config_file=sys.argv[4], client="RookeryClientTest/1.0")
+    out["exports_before"] = admin.call_endpoint(url="/export/realm", method="GET")
+    out["export"] = admin.call_endpoint(url="/export/realm", method="POST")
+    out["exports_after"] = admin.call_endpoint(url="/export/realm", method="GET")
+    out["export_as_member"] = client.call_endpoint(url="/export/realm", method="POST")
     client.deregister(registered["queue_id"])
     print(json.dumps(out))
 

@@ -3,7 +3,8 @@
  * python-zulip-api.py: register (with read receipts on in a new organisation, issue 21),
  * get_messages with the HTML issue 21 changed, get_raw_message, the read receipts that Zulip's
  * get_read_receipts example reads, a sent message coming back through get_events, and a custom
- * emoji and a file uploaded as the client sends files (a part without a Content-Type, issue 21). Needs the
+ * emoji and a file uploaded as the client sends files (a part without a Content-Type, issue 21), and
+ * Zulip's get_realm_exports and export_realm examples (issue 25). Needs the
  * python-zulip-api checkout (see real-clients.ts) and a Python 3 with requests and distro.
  */
 import { spawn } from "node:child_process";
@@ -47,15 +48,17 @@ describe.skipIf(python === undefined)("python-zulip-api against Rookery", () => 
     const read = await server.as("cordelia").post("/messages/flags", { messages: JSON.stringify([ids.image]), op: "add", flag: "read" });
     expect(read.status).toBe(200);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-pza-"));
-    const { hamlet } = server.users;
+    const { hamlet, iago } = server.users;
     const zuliprc = path.join(dir, "zuliprc");
     fs.writeFileSync(zuliprc, `[api]\nemail=${hamlet.delivery_email}\nkey=${hamlet.api_key}\nsite=${server.url}\n`, { mode: 0o600 });
+    const adminrc = path.join(dir, "adminrc");
+    fs.writeFileSync(adminrc, `[api]\nemail=${iago.delivery_email}\nkey=${iago.api_key}\nsite=${server.url}\n`, { mode: 0o600 });
     const script = path.join(import.meta.dirname, "python-zulip-api.py");
     const jpeg = path.join(dir, "sun.jpg");
     fs.writeFileSync(jpeg, await sharp({ create: { width: 64, height: 48, channels: 3, background: "#e0a020" } }).jpeg().toBuffer());
     // Run asynchronously: the server answering the client lives in this process.
     got = await new Promise<Json>((resolve, reject) => {
-      const child = spawn(python ?? "python3", [script, zuliprc, JSON.stringify(ids), jpeg], { env: { ...process.env, PYTHONPATH: pythonPath.join(":") } });
+      const child = spawn(python ?? "python3", [script, zuliprc, JSON.stringify(ids), jpeg, adminrc], { env: { ...process.env, PYTHONPATH: pythonPath.join(":") } });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -118,5 +121,13 @@ describe.skipIf(python === undefined)("python-zulip-api against Rookery", () => 
     expect(got.upload.url).toMatch(/^\/user_uploads\/\d+\/[0-9a-f]{2}\/[\w-]{24}\/sun\.jpg$/);
     const file = await download(server, "hamlet", got.upload.url);
     expect([file.status, (await sharp(file.body).metadata()).format]).toEqual([200, "jpeg"]);
+  });
+
+  it("runs Zulip's get_realm_exports and export_realm examples: the administrator's export is listed, the member is refused", async () => {
+    expect(got.exports_before).toEqual({ result: "success", msg: "", exports: [] });
+    expect(got.export).toEqual({ result: "success", msg: "", id: expect.any(Number) });
+    const listed = got.exports_after.exports as Json[];
+    expect(listed.map((e) => [e.id, e.acting_user_id, e.deleted_timestamp, e.failed_timestamp])).toEqual([[got.export.id, server.users.iago.id, null, null]]);
+    expect(got.export_as_member).toEqual({ result: "error", msg: "Must be an organization administrator", code: "UNAUTHORIZED_PRINCIPAL" });
   });
 });
