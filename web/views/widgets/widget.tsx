@@ -106,7 +106,18 @@ function Todo({ s, m, extra, events }: { s: State; m: Message; extra: Dict; even
       if (t) t.done = !t.done;
     }
   }
+  // A tick shows at once, until a submessage arrives (ours, or anyone's) or the send fails: a redraw
+  // of the row before then (selecting it, say) must not take the tick back.
+  const [ticked, setTicked] = useState<{ key: string; done: boolean; seen: number } | null>(null);
   const act = (content: Dict) => void sendSubmessage(m.id, content).catch((err: Error) => setError(err.message));
+  const strike = (key: string, done: boolean) => {
+    setTicked({ key, done, seen: events.length });
+    void sendSubmessage(m.id, { type: "strike", key }).catch((err: Error) => {
+      setTicked(null);
+      setError(err.message);
+    });
+  };
+  const shownDone = (key: string, done: boolean) => (ticked?.key === key && ticked.seen === events.length ? ticked.done : done);
   return (
     <div class="widget todo">
       <h4 class="question">{title}</h4>
@@ -114,7 +125,7 @@ function Todo({ s, m, extra, events }: { s: State; m: Message; extra: Dict; even
         {[...tasks.entries()].map(([key, t]) => (
           <li key={key} class={t.done ? "done" : ""}>
             <label>
-              <input type="checkbox" checked={t.done} onChange={() => act({ type: "strike", key })} />
+              <input type="checkbox" checked={shownDone(key, t.done)} onChange={() => strike(key, !shownDone(key, t.done))} />
               <strong>{t.task}</strong>
               {t.desc && <span class="desc">: {t.desc}</span>}
             </label>
