@@ -1,10 +1,7 @@
 import path from "node:path";
-import pino from "pino";
 import type { Command } from "commander";
-import { createContext } from "../app.js";
-import { lockDataDir } from "../data-lock.js";
 import { importSlack } from "../import/slack.js";
-import { config, fail, print } from "./run.js";
+import { runImport } from "./run.js";
 
 /**
  * `rookery import-slack FILE.zip`: loads a Slack workspace export into an empty Rookery. The data
@@ -18,26 +15,10 @@ export function addImportSlackCommand(program: Command): void {
     .option("--name <name>", "the organisation's name (default: the file's name)")
     .option("--subdomain <subdomain>", "subdomain the organisation is served on", "")
     .option("--json", "print the result as JSON")
-    .action(async (file: string, opts: { name?: string; subdomain: string; json?: boolean }) => {
-      const settings = { ...config(), logLevel: "warn", redisUrl: null };
-      const started = performance.now();
-      let lock;
-      try {
-        lock = lockDataDir(settings.dataDir);
-      } catch (error) {
-        fail(error);
-      }
-      const ctx = await createContext(settings, { logger: pino({ level: "warn" }, pino.destination(2)) });
-      try {
+    .action((file: string, opts: { name?: string; subdomain: string; json?: boolean }) =>
+      runImport(opts.json, async (ctx, progress) => {
         const name = opts.name ?? path.basename(file).replace(/\.zip$/i, "");
-        const result = await importSlack(ctx, file, { name, subdomain: opts.subdomain, progress: (line) => process.stderr.write(`rookery: ${line}\n`) });
-        print({ ...result, seconds: Math.round(performance.now() - started) / 1000 }, opts.json, undefined);
-      } catch (error) {
-        await ctx.store.close();
-        lock.release();
-        fail(error);
-      }
-      await ctx.store.close();
-      lock.release();
-    });
+        return { ...(await importSlack(ctx, file, { name, subdomain: opts.subdomain, progress })) };
+      }),
+    );
 }

@@ -1,9 +1,6 @@
-import pino from "pino";
 import type { Command } from "commander";
-import { createContext } from "../app.js";
-import { lockDataDir } from "../data-lock.js";
 import { importZulip } from "../import/zulip.js";
-import { config, fail, print } from "./run.js";
+import { runImport } from "./run.js";
 
 /**
  * `rookery import FILE`: loads an export in Zulip's format (a .tar.gz as `rookery export` and
@@ -16,26 +13,11 @@ export function addImportCommand(program: Command): void {
     .description("load an export in Zulip's format (.tar.gz or its unpacked folder) into an empty Rookery (stop the server first)")
     .argument("<file>", "the export: a .tar.gz written by `rookery export` or Zulip's `manage.py export`, or its unpacked folder")
     .option("--json", "print the result as JSON")
-    .action(async (file: string, opts: { json?: boolean }) => {
-      const settings = { ...config(), logLevel: "warn", redisUrl: null };
-      const started = performance.now();
-      let lock;
-      try {
-        lock = lockDataDir(settings.dataDir);
-      } catch (error) {
-        fail(error);
-      }
-      const ctx = await createContext(settings, { logger: pino({ level: "warn" }, pino.destination(2)) });
-      try {
-        const result = await importZulip(ctx, file, { progress: (line) => process.stderr.write(`rookery: ${line}\n`) });
-        if (result.ignored.length > 0) process.stderr.write(`rookery: ignored: ${result.ignored.join(", ")}\n`);
-        print({ ...result, seconds: Math.round(performance.now() - started) / 1000 }, opts.json, undefined);
-      } catch (error) {
-        await ctx.store.close();
-        lock.release();
-        fail(error);
-      }
-      await ctx.store.close();
-      lock.release();
-    });
+    .action((file: string, opts: { json?: boolean }) =>
+      runImport(opts.json, async (ctx, progress) => {
+        const result = await importZulip(ctx, file, { progress });
+        if (result.ignored.length > 0) progress(`ignored: ${result.ignored.join(", ")}`);
+        return { ...result };
+      }),
+    );
 }

@@ -1,5 +1,6 @@
 import pino from "pino";
 import { createContext } from "../app.js";
+import { lockDataDir } from "../data-lock.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import type { AppContext } from "../context.js";
 import { mailTriesSettled } from "../actions/mail.js";
@@ -36,6 +37,32 @@ export async function withContext(fn: (ctx: AppContext) => Promise<void>): Promi
   }
   await ctx.cluster?.stop(() => []);
   await ctx.store.close();
+}
+
+/**
+ * Runs an import into the data folder, locked meanwhile so that no server runs on it half-imported,
+ * with no cluster; progress lines go to stderr, and the result, with the seconds taken, is printed.
+ */
+export async function runImport(json: boolean | undefined, load: (ctx: AppContext, progress: (line: string) => void) => Promise<Record<string, unknown>>): Promise<void> {
+  const settings = { ...config(), logLevel: "warn", redisUrl: null };
+  const started = performance.now();
+  let lock;
+  try {
+    lock = lockDataDir(settings.dataDir);
+  } catch (error) {
+    fail(error);
+  }
+  const ctx = await createContext(settings, { logger: pino({ level: "warn" }, pino.destination(2)) });
+  try {
+    const result = await load(ctx, (line) => process.stderr.write(`rookery: ${line}\n`));
+    print({ ...result, seconds: Math.round(performance.now() - started) / 1000 }, json, undefined);
+  } catch (error) {
+    await ctx.store.close();
+    lock.release();
+    fail(error);
+  }
+  await ctx.store.close();
+  lock.release();
 }
 
 /** Prints a command's result: one JSON line with --json, else one `key: value` line per field. */
