@@ -82,9 +82,14 @@ export function flushDraft(v: ComposeValue = compose.value): Promise<void> {
   draftTimer = null;
   const key = convKey(v);
   saving = saving.then(async () => {
-    const id = v.draftId ?? knownDrafts.get(key) ?? null;
+    const isEmpty = v.content.trim() === "";
+    // Text restored after a reload may not know the draft its create made (the page went before the
+    // answer came): it saves into that conversation's draft rather than a second one. An empty box
+    // deletes only a draft it knows, never one it was not showing.
+    const id = v.draftId ?? knownDrafts.get(key) ?? (isEmpty || key === "null" ? null : (draftFor(v, [...current().drafts.values()])?.id ?? null));
+    if (id !== null && !isEmpty) knownDrafts.set(key, id);
     try {
-      if (v.content.trim() === "") {
+      if (isEmpty) {
         if (id !== null) {
           knownDrafts.delete(key);
           await deleteDraft(id);
