@@ -371,8 +371,11 @@ describe.skipIf(!hasChromium)("settings and administration in the browser", () =
     await iago.getByLabel("Group description").fill("The travelling players");
     await iago.getByRole("button", { name: "Create user group" }).click();
     await iago.getByRole("heading", { name: "players" }).waitFor();
-    await iago.getByLabel("Description of players").fill("The tragedians of the city");
-    await iago.locator(".group-card").getByRole("button", { name: "Save" }).nth(1).click();
+    const description = iago.locator("form", { has: iago.getByLabel("Description of players") });
+    await description.getByLabel("Description of players").fill("The tragedians of the city");
+    await expect.poll(() => description.getByLabel("Description of players").inputValue()).toBe("The tragedians of the city");
+    await description.getByRole("button", { name: "Save" }).click();
+    await description.getByRole("status").filter({ hasText: "Saved" }).waitFor();
     await expect.poll(async () => (await players())?.description).toBe("The tragedians of the city");
     await iago.getByLabel("Add a member to players").selectOption({ label: "Othello, the Moor of Venice" });
     await expect.poll(async () => (await players())?.members.sort()).toEqual([server.users.iago.id, server.users.othello.id].sort());

@@ -1,6 +1,6 @@
 /** The pieces every settings form is made of: a saved/failed note, a toggle, a choice, a text field with Save. */
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 type Note = { ok: boolean; text: string } | null;
 
@@ -111,14 +111,20 @@ export function ColorField({ label, value, save }: { label: string; value: strin
 /** A text field with its own Save button; follows the state's value until the person edits it. */
 export function TextField({ label, value, save, saved, type = "text", multiline = false, button = "Save", clearOnSave = false, autocomplete }: { label: string; value: string; save: (v: string) => Promise<unknown>; saved?: (v: string) => string; type?: "text" | "email" | "url"; multiline?: boolean; button?: string; clearOnSave?: boolean; autocomplete?: string }) {
   const [text, setText] = useState(value);
-  const [dirty, setDirty] = useState(false);
+  // Refs, not state: an effect scheduled at mount must not see "not edited" after the person has
+  // typed (it runs after the paint, and under load that is after the first keys), or it would put
+  // the old value back over what they typed.
+  const dirty = useRef(false);
+  const shown = useRef(value);
   const { run, note, busy } = useSave();
   useEffect(() => {
-    if (!dirty) setText(value);
-  }, [value, dirty]);
+    if (dirty.current || value === shown.current) return;
+    shown.current = value;
+    setText(value);
+  }, [value]);
   const onInput = (e: Event) => {
     setText((e.currentTarget as HTMLInputElement).value);
-    setDirty(true);
+    dirty.current = true;
   };
   return (
     <form
@@ -127,7 +133,8 @@ export function TextField({ label, value, save, saved, type = "text", multiline 
         e.preventDefault();
         void run(save(text), saved?.(text)).then((ok) => {
           if (ok) {
-            setDirty(false);
+            dirty.current = false;
+            shown.current = text;
             if (clearOnSave) setText("");
           }
         });
