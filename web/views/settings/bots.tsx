@@ -149,7 +149,8 @@ export function Bots({ s }: { s: State }) {
               <td>{s.users.get(Number(b.bot_owner_id))?.full_name ?? ""}</td>
               <td>{b.is_active ? "Active" : "Deactivated"}</td>
               <td>
-                <ActiveButton bot={{ user_id: b.user_id, full_name: b.full_name, is_active: b.is_active }} />
+                {/* Keyed by the state: a note about the last change goes once the bot's state changes again. */}
+                <ActiveButton key={String(b.is_active)} bot={{ user_id: b.user_id, full_name: b.full_name, is_active: b.is_active }} />
               </td>
             </tr>
           ))}
