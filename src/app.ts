@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -16,6 +17,8 @@ import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./base/errors.js";
 import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
 import { registerEndpoints, sendError } from "./http/router.js";
+import { clientAddress } from "./http/client-address.js";
+import { leanEvents } from "./routes/events.js";
 import { RateLimiter } from "./base/rate-limit.js";
 import { multipartLimits, streamingBodies } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
@@ -201,16 +204,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     done(null, payload);
   });
   const logRequests = log.isLevelEnabled("info");
-  http.addHook("onResponse", (request, reply, done) => {
+  const recordRequest = (method: string, route: string | undefined, url: string, status: number, ms: number, user: number | undefined, address: () => string | undefined) => {
     // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
-    const route = request.routeOptions.url ?? "(unmatched)";
-    ctx.metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (!logRequests) return done();
-    const line = { method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId, address: request.ip };
+    ctx.metrics.request(method, route ?? "(unmatched)", status, ms / 1000);
+    if (!logRequests) return;
+    const line = { method, route: route ?? url, status, ms: Math.round(ms * 10) / 10, user, address: address() };
     // A load balancer checks every few seconds: those lines would drown the others.
-    if (route === "/health" && reply.statusCode === 200) log.debug(line, "request");
+    if (route === "/health" && status === 200) log.debug(line, "request");
     else log.info(line, "request");
+  };
+  http.addHook("onResponse", (request, reply, done) => {
+    recordRequest(request.method, request.routeOptions.url, request.url, reply.statusCode, reply.elapsedTime, request.userId, () => request.ip);
     done();
+  });
+  // Long-polls on this process's queues are served before the framework's routing (routes/events.ts).
+  const callerAddress = clientAddress(config.trustedProxies);
+  const lean = leanEvents(ctx, (req, route, status, startedAt, userId) =>
+    recordRequest("GET", route, req.url ?? "", status, performance.now() - startedAt, userId, () => callerAddress(req)),
+  );
+  const [framework, ...others] = http.server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  if (!framework || others.length > 0) throw new Error("the HTTP server should have the framework's one request listener");
+  http.server.removeListener("request", framework);
+  http.server.on("request", function (this: unknown, req: IncomingMessage, res: ServerResponse) {
+    if (!lean(req, res)) framework.call(this, req, res);
   });
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
   // hooks would otherwise run on every GET as well. The router reads them after authentication.
