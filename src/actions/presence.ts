@@ -32,7 +32,7 @@ export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: 
     const change = await ctx.presence.update(user, ctx.clock.now(), ping.status === "active");
     current = change.read === true;
     if (change.announce && !presenceDisabled) {
-      await ctx.presence.announce(await presenceEvents(ctx, user, change.entry, false));
+      await ctx.presence.announce(ctx.bus, await presenceEvents(ctx, user, change.entry, false));
     }
   }
   if (ping.pingOnly) return {};
@@ -51,7 +51,7 @@ export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, e
   const entry = enabled
     ? (await store.update(user, now, true, true)).entry
     : await store.replaceWithIdle(user, now - (OFFLINE_THRESHOLD_SECS + 120) * 1000);
-  await store.announce(await presenceEvents(ctx, user, entry, true));
+  await store.announce(ctx.bus, await presenceEvents(ctx, user, entry, true));
 }
 
 async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEntry, force: boolean): Promise<QueuedEvent[]> {

@@ -236,7 +236,6 @@ export interface PresenceChange {
 export interface PresenceServices {
   store: Store;
   db: Db;
-  bus: EventBus;
   log: Logger;
   cluster?: Cluster | undefined;
   /** Hands presence events from the other processes of a cluster to this process's queues. */
@@ -357,15 +356,15 @@ export class PresenceStore {
   }
 
   /**
-   * Hands presence events to every queue that wants them: this process's through its bus; in a
-   * cluster, every process's through Redis pub/sub (not the shared stream). Resolves once every
-   * live process has them.
+   * Hands presence events to every queue that wants them: one process's through `bus` (the
+   * server's bus of the moment: it logs events before delivering them); in a cluster, every
+   * process's through Redis pub/sub (not the shared stream). Resolves once every live process has them.
    */
-  async announce(events: readonly QueuedEvent[]): Promise<void> {
+  async announce(bus: EventBus, events: readonly QueuedEvent[]): Promise<void> {
     if (events.length === 0) return;
     const shared = this.ctx.cluster?.presence;
     if (shared) await shared.publish(events);
-    else await this.ctx.bus.publish({ events, changes: [] });
+    else await bus.publish({ events, changes: [] });
   }
 
   /** Writes every changed row now (and waits for a write already under way). */
