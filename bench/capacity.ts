@@ -199,9 +199,14 @@ async function serverCpuMs(server: Server): Promise<number> {
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout.toString()) || 100;
 
-/** CPU ms used so far by every process named `name` (PostgreSQL's, Redis's). */
-function processCpuMs(name: string): number {
-  const ticks = spawnSync("sh", ["-c", `for p in $(pgrep -x ${name}); do cut -d' ' -f14,15 /proc/$p/stat; done`]).stdout.toString();
+/**
+ * CPU ms used so far by every process named `name` (Redis's), or whose command line matches
+ * `pattern` (PostgreSQL's: the bench database's backends and the server's own writers, not the
+ * backends of other databases on the same server, whose exit would make the sum go back).
+ */
+function processCpuMs(name: string, pattern?: string): number {
+  const select = pattern === undefined ? `pgrep -x ${name}` : `pgrep -f '${pattern}'`;
+  const ticks = spawnSync("sh", ["-c", `for p in $(${select}); do cut -d' ' -f14,15 /proc/$p/stat; done`]).stdout.toString();
   return ticks.split(/\s+/).filter(Boolean).reduce((sum, t) => sum + Number(t), 0) * (1000 / TICKS_PER_SECOND);
 }
 
@@ -217,8 +222,9 @@ interface Cost {
   other: number;
 }
 
-async function measure(server: Server, other?: Server): Promise<Cost[]> {
+async function measure(server: Server, other?: Server, databaseName?: string): Promise<Cost[]> {
   const cluster = other !== undefined;
+  const postgres = `^postgres: (checkpointer|background writer|walwriter|[^ ]+ ${databaseName ?? ""} )`;
   const costs: Cost[] = [];
   for (const endpoint of MIX) {
     let n = 0;
@@ -235,7 +241,7 @@ async function measure(server: Server, other?: Server): Promise<Cost[]> {
     };
     const read = async (): Promise<Cost> => ({
       server: await serverCpuMs(server),
-      database: cluster ? processCpuMs("postgres") : 0,
+      database: cluster ? processCpuMs("postgres", postgres) : 0,
       redis: cluster ? processCpuMs("redis-server") : 0,
       other: other ? await serverCpuMs(other) : 0,
     });
@@ -324,7 +330,7 @@ async function drive(): Promise<void> {
     const member = await startServer(env);
     const idle = await startServer({ ...env, BENCH_JOIN: "1" });
     try {
-      clustered = await measure(member, idle);
+      clustered = await measure(member, idle, new URL(database.url).pathname.slice(1));
     } finally {
       await Promise.all([stop(member), stop(idle)]);
     }
