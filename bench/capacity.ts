@@ -201,8 +201,10 @@ const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout.toStrin
 
 /**
  * CPU ms used so far by every process named `name` (Redis's), or whose command line matches
- * `pattern` (PostgreSQL's: the bench database's backends and the server's own writers, not the
- * backends of other databases on the same server, whose exit would make the sum go back).
+ * `pattern` (PostgreSQL's: the bench database's backends and the server's own writers, leaving out
+ * the backends of other databases on a shared server). A backend that exits between two readings
+ * takes its CPU time with it (the sum can even go back): on a busy shared server, PostgreSQL's
+ * figures are not to be trusted.
  */
 function processCpuMs(name: string, pattern?: string): number {
   const select = pattern === undefined ? `pgrep -x ${name}` : `pgrep -f '${pattern}'`;
