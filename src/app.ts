@@ -11,7 +11,8 @@ import { localBus, type EventBus } from "./events/bus.js";
 import { applyChanges } from "./caches/apply.js";
 import { AlertWordCache } from "./caches/alert-words.js";
 import { compileLinkifier } from "./lib/realm/linkifiers.js";
-import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
+import { DurableQueues } from "./events/durable.js";
+import { loadQueues, queueDumpFile } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./base/errors.js";
 import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
@@ -111,7 +112,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db, compileLinkifier),
     alertWords: new AlertWordCache(store.db),
-    presence: new PresenceStore({ store, db: store.db, bus, log, cluster }),
+    presence: new PresenceStore({ store, db: store.db, bus, log, cluster, deliver: (events) => queues.deliver(events) }),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
@@ -167,6 +168,12 @@ export async function createContext(config: Config, options: AppOptions = {}): P
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createContext(config, options);
   const { log, store } = ctx;
+  // One process keeps its queues through a crash in the database (in a cluster, queues are handed
+  // over through Redis instead); from here on every event reaches the queues through the event log.
+  if (!ctx.cluster) {
+    ctx.durable = new DurableQueues(store, ctx.queues, ctx.bus, ctx.clock, log);
+    ctx.bus = ctx.durable.bus;
+  }
   const bodyLimit = BODY_LIMIT_MIB * 1024 * 1024;
   const http = Fastify({
     logger: false,
@@ -247,7 +254,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerLoadingImageRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them (in
   // a cluster, queues are handed over through Redis instead).
-  if (!ctx.cluster) loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+  if (ctx.durable) {
+    await ctx.durable.start();
+    // A dump written by an earlier version of the server: its queues are written to the database at once.
+    if (loadQueues(queueDumpFile(config.dataDir), ctx.queues, log) > 0) await ctx.durable.checkpoint();
+  }
   ctx.bus.subscribe((commit) => applyChanges(ctx, commit.changes));
   ctx.bus.subscribe((commit) => ctx.users.observe(commit.events));
   ctx.bus.subscribe((commit) => ctx.groups.observe(commit.events));
@@ -300,10 +311,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
       await ctx.exports.stop();
-      // Waiting polls are answered first, so closing the server does not wait on them.
+      // Every queue is written as it is now (events committed after this are in the event log,
+      // replayed at the next start); then waiting polls are answered, so closing the server does
+      // not wait on them.
+      ctx.durable?.stop();
+      const saved = ctx.durable?.checkpoint();
       ctx.queues.stop();
       await ctx.thumbnails.stop();
-      saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+      await saved;
       // A connection still sending its last answer (a file streaming out) is not idle when closing
       // starts; it is closed as soon as it is, not after the 72 s keep-alive.
       await closeHttp(http);

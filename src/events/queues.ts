@@ -44,6 +44,8 @@ export class QueueRegistry {
    * queue id so that any process can tell the owner while the id stays a UUID, as Zulip's are.
    */
   idOwner = "";
+  /** Where heartbeats go instead of straight into their queue (the durable event log), when set. */
+  heartbeatSink: ((queue: EventQueue) => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -73,6 +75,23 @@ export class QueueRegistry {
   answerWaiting(): void {
     this.closing = true;
     for (const queue of this.byId.values()) queue.finish("ready");
+  }
+
+  /** The queue `queueId`, if this process holds it. */
+  get(queueId: string): EventQueue | undefined {
+    return this.byId.get(queueId);
+  }
+
+  /** Every queue. */
+  all(): EventQueue[] {
+    return [...this.byId.values()];
+  }
+
+  /** Takes a rebuilt queue as it is (events/durable.ts); false if one with its id is here. */
+  insert(queue: EventQueue): boolean {
+    if (this.byId.has(queue.id)) return false;
+    this.add(queue);
+    return true;
   }
 
   /** Whether this process holds the queue `queueId`. */
@@ -152,6 +171,7 @@ export class QueueRegistry {
   /** Queues the heartbeat event on `queue` and answers its poll. */
   sendHeartbeat(queue: EventQueue): void {
     if (this.byId.get(queue.id) !== queue) return;
+    if (this.heartbeatSink) return this.heartbeatSink(queue);
     queue.push({ type: "heartbeat" });
     queue.wake();
   }

@@ -66,6 +66,7 @@ export const eventEndpoints = [
     async handler({ ctx, user, params, request, reply }) {
       if (ctx.cluster && (await ctx.cluster.queues.route(ctx.queues, params.queue_id, request, reply))) return {};
       ctx.queues.delete(ctx.queues.access(params.queue_id, user.id));
+      await ctx.durable?.forget(params.queue_id);
       return {};
     },
   }),
@@ -93,7 +94,7 @@ function isCapability(key: string): boolean {
 type PollParams = ParamValues<typeof pollParams>;
 
 /** GET /events without a queue: Zulip registers one only for a non-blocking call, and answers without state. */
-function createQueueWithoutState(ctx: AppContext, user: UserRow, params: PollParams): Record<string, unknown> {
+async function createQueueWithoutState(ctx: AppContext, user: UserRow, params: PollParams): Promise<Record<string, unknown>> {
   if (!params.dont_block) throw badRequest("Missing 'queue_id' argument");
   const capabilities: Record<string, boolean> = {};
   for (const [key, value] of Object.entries(params)) if (value === true && isCapability(key)) capabilities[key] = true;
@@ -109,6 +110,7 @@ function createQueueWithoutState(ctx: AppContext, user: UserRow, params: PollPar
       lifespanSecs: params.lifespan_secs,
     }),
   );
+  await ctx.durable?.register(queue);
   return { events: [], queue_id: queue.id };
 }
 
