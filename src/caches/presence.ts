@@ -3,6 +3,7 @@ import type { Db, Store } from "../db/index.js";
 import type { Cluster } from "../cluster/cluster.js";
 import type { EventBus } from "../events/bus.js";
 import type { PresenceEntry } from "../events/changes.js";
+import type { QueuedEvent } from "../events/types.js";
 import { presenceRowsOfRealm, upsertPresenceRows, type PresenceRow } from "../db/queries/presence.js";
 import type { UserRow } from "../db/queries/users.js";
 
@@ -10,6 +11,10 @@ import type { UserRow } from "../db/queries/users.js";
  * Presence, kept in memory with write-behind: every client pings every minute, so a ping must not
  * cost a SQL write. Changed rows are written in one transaction a moment later (and by `flush`).
  * Times are milliseconds; the wire carries whole seconds.
+ *
+ * In cluster mode Redis holds every realm's presence (`cluster/presence.ts`), and each process a
+ * copy it brings up to date from Redis before it answers from it (one read of what changed since,
+ * shared by the requests waiting meanwhile). A ping goes to Redis only when it may change something.
  */
 
 /** A user whose latest time is older than this is offline (Zulip's OFFLINE_THRESHOLD_SECS). */
@@ -71,6 +76,13 @@ class RealmPresence {
     this.lastUpdateId = Math.max(this.lastUpdateId, entry.updateId);
   }
 
+  /** Forgets everything (Redis lost the realm's ids: it is read again from the start). */
+  clear(): void {
+    this.entries.clear();
+    this.log = [];
+    this.lastUpdateId = 0;
+  }
+
   /** Entries changed after `sinceId`, oldest change first. */
   changedSince(sinceId: number): PresenceEntry[] {
     let lo = 0;
@@ -104,26 +116,62 @@ export interface PresenceServices {
   bus: EventBus;
   log: Logger;
   cluster?: Cluster | undefined;
+  /** Hands presence events from the other processes of a cluster to this process's queues. */
+  deliver: (events: readonly QueuedEvent[]) => void;
+}
+
+/** A realm's copy in cluster mode, and its reads from Redis: `started` and `finished` count them. */
+interface Replica {
+  realmId: number;
+  view: RealmPresence;
+  /** Every change up to this id has been read from Redis (this process's own may be newer: they apply at once). */
+  cursor: number;
+  started: number;
+  finished: number;
+  reading: Promise<void> | undefined;
+}
+
+const MIN_GAP_MS = PRESENCE_UPDATE_MIN_FREQ_SECONDS * 1000;
+/** An active ping after this long without activity is the user coming online (announced). */
+const ONLINE_GAP_MS = (OFFLINE_THRESHOLD_SECS - PRESENCE_PING_INTERVAL_SECS - 10) * 1000;
+
+/**
+ * Zulip's do_update_user_presence rules for a ping at `now`: last connection moves when at least
+ * PRESENCE_UPDATE_MIN_FREQ_SECONDS newer, last activity (and the connection with it) likewise when
+ * active; announced when new, coming online, or forced. (cluster/presence.ts's script does the same in Redis.)
+ */
+export function decidePing(user: UserRow, existing: PresenceEntry | undefined, now: number, active: boolean, force: boolean): PresenceChange {
+  if (!existing) {
+    return { entry: { userId: user.id, realmId: user.realm_id, lastActive: active ? now : null, lastConnected: now, updateId: 0 }, changed: true, announce: true };
+  }
+  const becameOnline = active && (existing.lastActive === null || now - existing.lastActive > ONLINE_GAP_MS);
+  let next: PresenceEntry | undefined;
+  if (existing.lastConnected === null || now - existing.lastConnected > MIN_GAP_MS) next = { ...existing, lastConnected: now };
+  if (active && (existing.lastActive === null || now - existing.lastActive > MIN_GAP_MS)) {
+    // last_connected_time is never older than last_active_time.
+    next = { ...existing, lastActive: now, lastConnected: now };
+  }
+  return { entry: next ?? existing, changed: next !== undefined, announce: force || becameOnline };
 }
 
 /** The presence of every realm served by one context. */
 export class PresenceStore {
   private readonly realms = new Map<number, Promise<RealmPresence>>();
+  private readonly replicas = new Map<number, Replica>();
   private readonly dirty = new Map<number, PresenceEntry>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: PresenceServices) {}
+  constructor(private readonly ctx: PresenceServices) {
+    ctx.cluster?.presence.listen(ctx.deliver);
+  }
 
-  /** A realm's presence, loaded from the database on first use. */
-  realm(realmId: number): Promise<RealmPresence> {
-    let loading = this.realms.get(realmId);
-    if (!loading) {
-      loading = presenceRowsOfRealm(this.ctx.db, realmId).then((rows) => new RealmPresence(rows));
-      this.realms.set(realmId, loading);
-      loading.catch(() => this.realms.delete(realmId));
-    }
-    return loading;
+  /** A realm's presence: loaded from the database on first use; in a cluster, brought up to date from Redis first. */
+  async realm(realmId: number): Promise<RealmPresence> {
+    const view = await this.loaded(realmId);
+    const replica = this.replicas.get(realmId);
+    if (replica) await this.fresh(replica);
+    return view;
   }
 
   /**
@@ -131,68 +179,64 @@ export class PresenceStore {
    * least PRESENCE_UPDATE_MIN_FREQ_SECONDS newer; a change takes the realm's next update id.
    */
   async update(user: UserRow, now: number, active: boolean, force = false): Promise<PresenceChange> {
-    const realm = await this.realm(user.realm_id);
-    const existing = realm.entries.get(user.id);
-    const minGap = PRESENCE_UPDATE_MIN_FREQ_SECONDS * 1000;
-    const onlineGap = (OFFLINE_THRESHOLD_SECS - PRESENCE_PING_INTERVAL_SECS - 10) * 1000;
-    if (!existing) {
-      const entry = { userId: user.id, realmId: user.realm_id, lastActive: active ? now : null, lastConnected: now, updateId: 0 };
-      await this.record(realm, entry);
-      return { entry, changed: true, announce: true };
+    const view = await this.loaded(user.realm_id);
+    const local = decidePing(user, view.entries.get(user.id), now, active, force);
+    const shared = this.ctx.cluster?.presence;
+    if (!shared) {
+      if (local.changed) {
+        view.bump(local.entry);
+        this.markDirty(local.entry);
+      }
+      return local;
     }
-    const becameOnline = active && (existing.lastActive === null || now - existing.lastActive > onlineGap);
-    const next = { ...existing };
-    let changed = false;
-    if (next.lastConnected === null || now - next.lastConnected > minGap) {
-      next.lastConnected = now;
-      changed = true;
+    // This copy is never ahead of Redis: if it shows nothing to change, Redis would not either.
+    if (!local.changed && !force) return local;
+    const rules = { minGapMs: MIN_GAP_MS, onlineGapMs: ONLINE_GAP_MS };
+    let change = await shared.update(user.realm_id, user.id, now, active, force, rules);
+    if (!change) {
+      await this.read(this.replicas.get(user.realm_id) as Replica);
+      change = await shared.update(user.realm_id, user.id, now, active, force, rules);
+      if (!change) throw new Error(`presence of realm ${user.realm_id} is not in Redis`);
     }
-    if (active && (next.lastActive === null || now - next.lastActive > minGap)) {
-      next.lastActive = now;
-      // last_connected_time is never older than last_active_time.
-      next.lastConnected = now;
-      changed = true;
+    if (change.changed) {
+      view.apply(change.entry);
+      this.markDirty(change.entry);
     }
-    if (changed) await this.record(realm, next);
-    return { entry: changed ? next : existing, changed, announce: force || becameOnline };
+    return change;
   }
 
   /** Replaces a user's presence with a single idle connection at `at` (presence_enabled turned off). */
   async replaceWithIdle(user: UserRow, at: number): Promise<PresenceEntry> {
-    const realm = await this.realm(user.realm_id);
-    const entry = { userId: user.id, realmId: user.realm_id, lastActive: null, lastConnected: at, updateId: 0 };
-    await this.record(realm, entry);
-    return entry;
-  }
-
-  /**
-   * A change made by another process of the cluster. The realm is loaded here if it was not (the
-   * other process writes its rows a moment later, so the database may not have the change yet);
-   * changes apply in stream order once it is, and apply ignores what the rows already have.
-   */
-  observe(entry: PresenceEntry): void {
-    this.realm(entry.realmId).then(
-      (realm) => realm.apply(entry),
-      () => undefined,
-    );
-  }
-
-  /**
-   * Gives a changed entry the realm's next update id and stores it (written behind). In a cluster
-   * the id comes from a counter shared by every process, and the entry goes to the other processes.
-   */
-  private async record(realm: RealmPresence, entry: PresenceEntry): Promise<void> {
-    const cluster = this.ctx.cluster;
-    if (!cluster) {
-      realm.bump(entry);
+    const view = await this.loaded(user.realm_id);
+    const shared = this.ctx.cluster?.presence;
+    if (!shared) {
+      const entry = { userId: user.id, realmId: user.realm_id, lastActive: null, lastConnected: at, updateId: 0 };
+      view.bump(entry);
       this.markDirty(entry);
-      return;
+      return entry;
     }
-    entry.updateId = await cluster.nextPresenceId(entry.realmId, realm.lastUpdateId);
-    realm.apply(entry);
-    this.markDirty(entry);
-    // Awaited like a commit's: the next request to another process sees the change.
-    await this.ctx.bus.publish({ events: [], changes: [{ cache: "presence", entry }] });
+    const rules = { minGapMs: MIN_GAP_MS, onlineGapMs: ONLINE_GAP_MS };
+    let change = await shared.update(user.realm_id, user.id, at, false, true, rules, at);
+    if (!change) {
+      await this.read(this.replicas.get(user.realm_id) as Replica);
+      change = await shared.update(user.realm_id, user.id, at, false, true, rules, at);
+      if (!change) throw new Error(`presence of realm ${user.realm_id} is not in Redis`);
+    }
+    view.apply(change.entry);
+    this.markDirty(change.entry);
+    return change.entry;
+  }
+
+  /**
+   * Hands presence events to every queue that wants them: this process's through its bus; in a
+   * cluster, every process's through Redis pub/sub (not the shared stream). Resolves once every
+   * live process has them.
+   */
+  async announce(events: readonly QueuedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const shared = this.ctx.cluster?.presence;
+    if (shared) await shared.publish(events);
+    else await this.ctx.bus.publish({ events, changes: [] });
   }
 
   /** Writes every changed row now (and waits for a write already under way). */
@@ -208,6 +252,62 @@ export class PresenceStore {
     await this.flushing;
   }
 
+  /** The realm's copy: from the database alone, or in a cluster from Redis (loaded into Redis from the database by the first process to need it). */
+  private loaded(realmId: number): Promise<RealmPresence> {
+    let loading = this.realms.get(realmId);
+    if (!loading) {
+      if (this.ctx.cluster) {
+        const replica: Replica = { realmId, view: new RealmPresence([]), cursor: 0, started: 0, finished: 0, reading: undefined };
+        this.replicas.set(realmId, replica);
+        loading = this.fresh(replica).then(() => replica.view);
+      } else {
+        loading = presenceRowsOfRealm(this.ctx.db, realmId).then((rows) => new RealmPresence(rows));
+      }
+      this.realms.set(realmId, loading);
+      loading.catch(() => {
+        this.realms.delete(realmId);
+        this.replicas.delete(realmId);
+      });
+    }
+    return loading;
+  }
+
+  /** Resolves after a read from Redis that began after this call (several callers share one). */
+  private async fresh(replica: Replica): Promise<void> {
+    const need = replica.started + 1;
+    while (replica.finished < need) {
+      if (!replica.reading) {
+        const n = ++replica.started;
+        replica.reading = this.read(replica).finally(() => {
+          replica.finished = n;
+          replica.reading = undefined;
+        });
+      }
+      await replica.reading;
+    }
+  }
+
+  /** Applies what changed in Redis since the copy's latest id (loading the realm into Redis if it is not there). */
+  private async read(replica: Replica): Promise<void> {
+    const shared = (this.ctx.cluster as Cluster).presence;
+    const view = replica.view;
+    const realmId = replica.realmId;
+    let got = await shared.changesSince(realmId, replica.cursor);
+    if (!got) {
+      const rows = await presenceRowsOfRealm(this.ctx.db, realmId);
+      await shared.seed(realmId, rows.map(fromRow), view.lastUpdateId);
+      got = await shared.changesSince(realmId, replica.cursor);
+      if (!got) throw new Error(`presence of realm ${realmId} is not in Redis`);
+    }
+    if (got.top < replica.cursor) {
+      // Redis started again with lower ids: read the realm anew.
+      view.clear();
+      got = (await shared.changesSince(realmId, 0)) ?? got;
+    }
+    for (const entry of got.entries) view.apply(entry);
+    replica.cursor = got.top;
+  }
+
   private markDirty(entry: PresenceEntry): void {
     this.dirty.set(entry.userId, entry);
     if (this.timer) return;
@@ -220,4 +320,8 @@ export class PresenceStore {
 
 function toRow(e: PresenceEntry): PresenceRow {
   return { user_id: e.userId, realm_id: e.realmId, last_active_time: e.lastActive, last_connected_time: e.lastConnected, last_update_id: e.updateId };
+}
+
+function fromRow(r: PresenceRow): PresenceEntry {
+  return { userId: r.user_id, realmId: r.realm_id, lastActive: r.last_active_time, lastConnected: r.last_connected_time, updateId: r.last_update_id };
 }
