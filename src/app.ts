@@ -118,7 +118,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db, compileLinkifier),
     alertWords: new AlertWordCache(store.db),
-    presence: new PresenceStore({ store, db: store.db, bus, log, cluster, deliver: (events) => queues.deliver(events) }),
+    presence: new PresenceStore({ store, db: store.db, log, cluster, deliver: (events) => queues.deliver(events) }),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),

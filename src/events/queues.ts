@@ -131,7 +131,9 @@ export class QueueRegistry {
 
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
-    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, options, this.clock.now());
+    // Clients register with the same few lists and capabilities: queues share one copy of each.
+    const kept = { ...options, eventTypes: options.eventTypes && interned(options.eventTypes), narrow: interned(options.narrow), capabilities: interned(options.capabilities) };
+    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, kept, this.clock.now());
     this.add(queue);
     return queue;
   }
@@ -179,11 +181,9 @@ export class QueueRegistry {
     return this.byId.size;
   }
 
-  /** Long-polls waiting on a queue (for the metrics). */
+  /** Long-polls waiting on a queue (for the metrics): each has its heartbeat on the wheel. */
   waitingPolls(): number {
-    let waiting = 0;
-    for (const queue of this.byId.values()) if (queue.isWaiting()) waiting++;
-    return waiting;
+    return this.heartbeats.size();
   }
 
   /** The queues owned by `userId`. */
@@ -314,6 +314,18 @@ export class QueueRegistry {
       queue.finish("gone");
     }
   }
+}
+
+/** Registration values many queues share, by their JSON (bounded: past it, values are kept as they come). */
+const sharedValues = new Map<string, unknown>();
+const SHARED_VALUES_MAX = 1000;
+
+function interned<T extends object>(value: T): T {
+  const key = JSON.stringify(value);
+  const found = sharedValues.get(key);
+  if (found !== undefined) return found as T;
+  if (sharedValues.size < SHARED_VALUES_MAX) sharedValues.set(key, value);
+  return value;
 }
 
 /** An event as shaped for one kind of queue, and the shared JSON heads of its events (see headOf). */

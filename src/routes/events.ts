@@ -146,6 +146,7 @@ const leanParams = { queue_id: pollParams.queue_id, last_event_id: pollParams.la
 /** A query of plain tokens only: nothing to decode, so any parser reads it the same way. */
 const PLAIN_QUERY = /^[A-Za-z0-9_.=&-]*$/;
 const JSON_TYPE = "application/json; charset=utf-8";
+const NO_HEADERS: IncomingMessage["headers"] = Object.freeze({});
 
 /** What the server records of a request answered on the lean path (the framework's onResponse does it for the others). */
 export type LeanDone = (req: IncomingMessage, route: string, status: number, startedAt: number, userId: number) => void;
@@ -207,6 +208,10 @@ export function leanEvents(ctx: AppContext, done: LeanDone): (req: IncomingMessa
       done(req, ROUTE, 200, startedAt, userId);
       return true;
     }
+    // The poll has read its headers; Node would keep them twice (raw and parsed) for the whole wait.
+    const forwarded = headers["x-forwarded-for"];
+    req.headers = forwarded === undefined ? NO_HEADERS : { "x-forwarded-for": forwarded };
+    req.rawHeaders.length = 0;
     const poll = new LeanPoll(server, queue, res, startedAt);
     parked.set(res, poll);
     res.on("close", onLeanClose);
@@ -250,17 +255,19 @@ class LeanPoll implements PollWaiter {
       status = error.status;
       writeError(res, error);
     } else {
-      writeJson(res, 200, `{"result":"success","msg":"",${pollAnswer(queue).slice(1)}\n`);
+      writeJson(res, 200, `{"result":"success","msg":"","events":${eventsJson(queue.contents())},"queue_id":${JSON.stringify(queue.id)}}\n`);
     }
     server.done(res.req, "/api/v1/events", status, this.startedAt, queue.options.userId);
   }
 }
 
-function writeJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+function writeJson(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, ["content-type", JSON_TYPE, "content-length", String(Buffer.byteLength(body))]);
   res.end(body);
 }
 
 function writeError(res: ServerResponse, error: ApiError): void {
-  writeJson(res, error.status, JSON.stringify(error.body()) + "\n", error.headers);
+  const body = JSON.stringify(error.body()) + "\n";
+  res.writeHead(error.status, { ...error.headers, "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+  res.end(body);
 }
