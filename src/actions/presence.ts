@@ -27,15 +27,17 @@ export async function checkUpdatePresence(ctx: AppContext, user: UserRow, ping: 
   const realm = await ctx.realms.get(user.realm_id);
   const presenceDisabled = realmProp(realm, "presence_disabled") === true;
   // At level 275 a user in invisible mode does not record presence at all.
+  let current = false;
   if (userSetting(user, "presence_enabled") === true) {
     const change = await ctx.presence.update(user, ctx.clock.now(), ping.status === "active");
+    current = change.read === true;
     if (change.announce && !presenceDisabled) {
-      await ctx.presence.announce(await presenceEvents(ctx, user, change.entry, false));
+      await ctx.presence.announce(ctx.bus, await presenceEvents(ctx, user, change.entry, false));
     }
   }
   if (ping.pingOnly) return {};
   const modern = ping.slimPresence || ping.lastUpdateId !== undefined;
-  const { presences, lastUpdateId } = await realmPresences(ctx, user, { modern, lastUpdateId: ping.lastUpdateId, asText: true }, presenceDisabled);
+  const { presences, lastUpdateId } = await realmPresences(ctx, user, { modern, lastUpdateId: ping.lastUpdateId, asText: true, current }, presenceDisabled);
   return { presences, server_timestamp: ctx.clock.now() / 1000, presence_last_update_id: lastUpdateId };
 }
 
@@ -49,7 +51,7 @@ export async function doPresenceEnabledChanged(ctx: AppContext, user: UserRow, e
   const entry = enabled
     ? (await store.update(user, now, true, true)).entry
     : await store.replaceWithIdle(user, now - (OFFLINE_THRESHOLD_SECS + 120) * 1000);
-  await store.announce(await presenceEvents(ctx, user, entry, true));
+  await store.announce(ctx.bus, await presenceEvents(ctx, user, entry, true));
 }
 
 async function presenceEvents(ctx: AppContext, user: UserRow, entry: PresenceEntry, force: boolean): Promise<QueuedEvent[]> {

@@ -31,10 +31,34 @@ export const USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS = 100;
 export const PRESENCE_HISTORY_DAYS = 14;
 const FLUSH_DELAY_MS = 1000;
 
-class RealmPresence {
+/** Log positions per cached block of answer text. */
+const BLOCK = 64;
+
+/** A block's answer text (its live entries' pieces, joined) and the highest update id among them. */
+interface TextBlock {
+  text: string;
+  maxId: number;
+}
+
+/**
+ * One entry's piece of an answer: its text, null to leave it out, or undefined when that cannot
+ * be told at once (its user is not in the cache).
+ */
+export type EntryPiece = (entry: PresenceEntry) => string | null | undefined;
+
+export class RealmPresence {
   readonly entries = new Map<number, PresenceEntry>();
   /** (updateId, userId) in increasing updateId order; stale pairs are skipped and compacted away. */
   private log: [number, number][] = [];
+  /** Each user's position in the log. */
+  private readonly positions = new Map<number, number>();
+  /**
+   * Answer text of whole blocks of the log, per format: under churn each answer lists most of the
+   * realm, and a block is read by every ping until one of its users changes again.
+   */
+  private readonly blocks = new Map<string, Map<number, TextBlock>>();
+  /** The version of the pieces the blocks were made with (the user cache's). */
+  private blocksVersion = -1;
   lastUpdateId = 0;
 
   constructor(rows: readonly PresenceRow[]) {
@@ -47,6 +71,7 @@ class RealmPresence {
         lastConnected: r.last_connected_time,
         updateId: r.last_update_id,
       });
+      this.positions.set(r.user_id, this.log.length);
       this.log.push([r.last_update_id, r.user_id]);
       this.lastUpdateId = Math.max(this.lastUpdateId, r.last_update_id);
     }
@@ -55,11 +80,11 @@ class RealmPresence {
   /** Gives an entry the realm's next update id. */
   bump(entry: PresenceEntry): void {
     entry.updateId = ++this.lastUpdateId;
+    this.replaced(entry.userId);
     this.entries.set(entry.userId, entry);
+    this.positions.set(entry.userId, this.log.length);
     this.log.push([entry.updateId, entry.userId]);
-    if (this.log.length > 2 * this.entries.size + 64) {
-      this.log = this.log.filter(([id, user]) => this.entries.get(user)?.updateId === id);
-    }
+    this.compact();
   }
 
   /**
@@ -69,22 +94,91 @@ class RealmPresence {
   apply(entry: PresenceEntry): void {
     const existing = this.entries.get(entry.userId);
     if (existing && existing.updateId >= entry.updateId) return;
+    this.replaced(entry.userId);
     this.entries.set(entry.userId, entry);
     let at = this.log.length;
     while (at > 0 && (this.log[at - 1] as [number, number])[0] > entry.updateId) at--;
-    this.log.splice(at, 0, [entry.updateId, entry.userId]);
+    if (at === this.log.length) {
+      this.positions.set(entry.userId, at);
+      this.log.push([entry.updateId, entry.userId]);
+    } else {
+      this.log.splice(at, 0, [entry.updateId, entry.userId]);
+      this.reindex();
+    }
     this.lastUpdateId = Math.max(this.lastUpdateId, entry.updateId);
+    this.compact();
   }
 
   /** Forgets everything (Redis lost the realm's ids: it is read again from the start). */
   clear(): void {
     this.entries.clear();
     this.log = [];
+    this.reindex();
     this.lastUpdateId = 0;
   }
 
-  /** Entries changed after `sinceId`, oldest change first. */
-  changedSince(sinceId: number): PresenceEntry[] {
+  /**
+   * The answer text of the entries changed after `sinceId` (their pieces joined with commas,
+   * oldest change first) and the highest update id among them (-1: none); undefined when a piece
+   * could not be told at once. Whole blocks are made once per `version` of the pieces.
+   */
+  textSince(sinceId: number, format: string, version: number, piece: EntryPiece): { text: string; maxId: number } | undefined {
+    if (version !== this.blocksVersion) {
+      this.blocks.clear();
+      this.blocksVersion = version;
+    }
+    let cache = this.blocks.get(format);
+    if (!cache) {
+      cache = new Map();
+      this.blocks.set(format, cache);
+    }
+    const end = this.log.length;
+    const wholeEnd = end - (end % BLOCK);
+    const parts: string[] = [];
+    let maxId = -1;
+    let i = this.firstAfter(sinceId);
+    while (i < end) {
+      if (i % BLOCK === 0 && i + BLOCK <= wholeEnd) {
+        const k = i / BLOCK;
+        let block = cache.get(k);
+        if (!block) {
+          block = this.makeText(i, i + BLOCK, piece);
+          if (!block) return undefined;
+          cache.set(k, block);
+        }
+        if (block.text !== "") parts.push(block.text);
+        maxId = Math.max(maxId, block.maxId);
+        i += BLOCK;
+        continue;
+      }
+      const upTo = Math.min(end, i + BLOCK - (i % BLOCK));
+      const some = this.makeText(i, upTo, piece);
+      if (!some) return undefined;
+      if (some.text !== "") parts.push(some.text);
+      maxId = Math.max(maxId, some.maxId);
+      i = upTo;
+    }
+    return { text: parts.join(","), maxId };
+  }
+
+  private makeText(from: number, to: number, piece: EntryPiece): TextBlock | undefined {
+    const parts: string[] = [];
+    let maxId = -1;
+    for (let i = from; i < to; i++) {
+      const [id, user] = this.log[i] as [number, number];
+      const entry = this.entries.get(user);
+      if (!entry || entry.updateId !== id) continue;
+      const text = piece(entry);
+      if (text === undefined) return undefined;
+      if (text === null) continue;
+      parts.push(text);
+      maxId = Math.max(maxId, id);
+    }
+    return { text: parts.join(","), maxId };
+  }
+
+  /** The first log position whose update id is above `sinceId`. */
+  private firstAfter(sinceId: number): number {
     let lo = 0;
     let hi = this.log.length;
     while (lo < hi) {
@@ -92,6 +186,33 @@ class RealmPresence {
       if ((this.log[mid] as [number, number])[0] <= sinceId) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  /** A user's earlier change is no longer live: the block holding it must be made again. */
+  private replaced(userId: number): void {
+    const at = this.positions.get(userId);
+    if (at === undefined) return;
+    const k = Math.floor(at / BLOCK);
+    for (const cache of this.blocks.values()) cache.delete(k);
+  }
+
+  private compact(): void {
+    if (this.log.length <= 2 * this.entries.size + 64) return;
+    this.log = this.log.filter(([id, user]) => this.entries.get(user)?.updateId === id);
+    this.reindex();
+  }
+
+  /** Positions moved: every position is taken again and every block dropped. */
+  private reindex(): void {
+    this.positions.clear();
+    for (const [i, [, user]] of this.log.entries()) this.positions.set(user, i);
+    this.blocks.clear();
+  }
+
+  /** Entries changed after `sinceId`, oldest change first. */
+  changedSince(sinceId: number): PresenceEntry[] {
+    const lo = this.firstAfter(sinceId);
     const out: PresenceEntry[] = [];
     for (let i = lo; i < this.log.length; i++) {
       const [id, user] = this.log[i] as [number, number];
@@ -107,13 +228,14 @@ export interface PresenceChange {
   entry: PresenceEntry;
   changed: boolean;
   announce: boolean;
+  /** In a cluster: the call read Redis, so this process's copy is as current as a `realm()` would make it. */
+  read?: boolean;
 }
 
 /** What the presence store uses of the server. */
 export interface PresenceServices {
   store: Store;
   db: Db;
-  bus: EventBus;
   log: Logger;
   cluster?: Cluster | undefined;
   /** Hands presence events from the other processes of a cluster to this process's queues. */
@@ -166,11 +288,14 @@ export class PresenceStore {
     ctx.cluster?.presence.listen(ctx.deliver);
   }
 
-  /** A realm's presence: loaded from the database on first use; in a cluster, brought up to date from Redis first. */
-  async realm(realmId: number): Promise<RealmPresence> {
+  /**
+   * A realm's presence: loaded from the database on first use; in a cluster, brought up to date
+   * from Redis first (unless `current`: the caller's own update just did).
+   */
+  async realm(realmId: number, current = false): Promise<RealmPresence> {
     const view = await this.loaded(realmId);
     const replica = this.replicas.get(realmId);
-    if (replica) await this.fresh(replica);
+    if (replica && !current) await this.fresh(replica);
     return view;
   }
 
@@ -191,18 +316,7 @@ export class PresenceStore {
     }
     // This copy is never ahead of Redis: if it shows nothing to change, Redis would not either.
     if (!local.changed && !force) return local;
-    const rules = { minGapMs: MIN_GAP_MS, onlineGapMs: ONLINE_GAP_MS };
-    let change = await shared.update(user.realm_id, user.id, now, active, force, rules);
-    if (!change) {
-      await this.read(this.replicas.get(user.realm_id) as Replica);
-      change = await shared.update(user.realm_id, user.id, now, active, force, rules);
-      if (!change) throw new Error(`presence of realm ${user.realm_id} is not in Redis`);
-    }
-    if (change.changed) {
-      view.apply(change.entry);
-      this.markDirty(change.entry);
-    }
-    return change;
+    return this.shared(user, now, active, force);
   }
 
   /** Replaces a user's presence with a single idle connection at `at` (presence_enabled turned off). */
@@ -215,28 +329,42 @@ export class PresenceStore {
       this.markDirty(entry);
       return entry;
     }
-    const rules = { minGapMs: MIN_GAP_MS, onlineGapMs: ONLINE_GAP_MS };
-    let change = await shared.update(user.realm_id, user.id, at, false, true, rules, at);
-    if (!change) {
-      await this.read(this.replicas.get(user.realm_id) as Replica);
-      change = await shared.update(user.realm_id, user.id, at, false, true, rules, at);
-      if (!change) throw new Error(`presence of realm ${user.realm_id} is not in Redis`);
-    }
-    view.apply(change.entry);
-    this.markDirty(change.entry);
-    return change.entry;
+    return (await this.shared(user, at, false, true, at)).entry;
   }
 
   /**
-   * Hands presence events to every queue that wants them: this process's through its bus; in a
-   * cluster, every process's through Redis pub/sub (not the shared stream). Resolves once every
-   * live process has them.
+   * A ping or an idle replacement in Redis, which also brings this process's copy up to date
+   * (the realm is loaded into Redis first if it is not there).
    */
-  async announce(events: readonly QueuedEvent[]): Promise<void> {
+  private async shared(user: UserRow, now: number, active: boolean, force: boolean, idleAt?: number): Promise<PresenceChange> {
+    const shared = (this.ctx.cluster as Cluster).presence;
+    const replica = this.replicas.get(user.realm_id) as Replica;
+    const rules = { minGapMs: MIN_GAP_MS, onlineGapMs: ONLINE_GAP_MS };
+    let done = await shared.update(user.realm_id, user.id, now, active, force, rules, replica.cursor, idleAt);
+    if (!done) {
+      await this.read(replica);
+      done = await shared.update(user.realm_id, user.id, now, active, force, rules, replica.cursor, idleAt);
+      if (!done) throw new Error(`presence of realm ${user.realm_id} is not in Redis`);
+    }
+    this.absorb(replica, done.changes);
+    if (done.changes.more) await this.read(replica);
+    if (done.change.changed) {
+      replica.view.apply(done.change.entry);
+      this.markDirty(done.change.entry);
+    }
+    return { ...done.change, read: true };
+  }
+
+  /**
+   * Hands presence events to every queue that wants them: one process's through `bus` (the
+   * server's bus of the moment: it logs events before delivering them); in a cluster, every
+   * process's through Redis pub/sub (not the shared stream). Resolves once every live process has them.
+   */
+  async announce(bus: EventBus, events: readonly QueuedEvent[]): Promise<void> {
     if (events.length === 0) return;
     const shared = this.ctx.cluster?.presence;
     if (shared) await shared.publish(events);
-    else await this.ctx.bus.publish({ events, changes: [] });
+    else await bus.publish({ events, changes: [] });
   }
 
   /** Writes every changed row now (and waits for a write already under way). */
@@ -302,10 +430,16 @@ export class PresenceStore {
     if (got.top < replica.cursor) {
       // Redis started again with lower ids: read the realm anew.
       view.clear();
+      replica.cursor = 0;
       got = (await shared.changesSince(realmId, 0)) ?? got;
     }
-    for (const entry of got.entries) view.apply(entry);
-    replica.cursor = got.top;
+    this.absorb(replica, got);
+  }
+
+  /** Applies changes read from Redis; every change up to their latest id has now been read. */
+  private absorb(replica: Replica, changes: { top: number; entries: readonly PresenceEntry[] }): void {
+    for (const entry of changes.entries) replica.view.apply(entry);
+    replica.cursor = Math.max(replica.cursor, changes.top);
   }
 
   private markDirty(entry: PresenceEntry): void {

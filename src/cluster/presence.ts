@@ -37,6 +37,21 @@ export interface SharedPresenceChange {
   announce: boolean;
 }
 
+/** Changes read from Redis: those after the id asked for, oldest first, and the realm's latest id then. */
+export interface SharedChanges {
+  top: number;
+  entries: PresenceEntry[];
+  /** More changes than one read returns: read on from the last entry's id. */
+  more: boolean;
+}
+
+/** The scripts, run by their digest (EVALSHA): Redis keeps them, so a call sends only its arguments. */
+interface ScriptCommands {
+  rookeryPresenceUpdate(...args: (string | number)[]): Promise<(string | number)[] | null>;
+  rookeryPresenceChanges(...args: (string | number)[]): Promise<string[] | null>;
+  rookeryPresenceSeed(...args: (string | number)[]): Promise<number>;
+}
+
 /** Redis-side presence of a cluster (see above). */
 export class SharedPresence {
   private pending: QueuedEvent[] = [];
@@ -55,7 +70,14 @@ export class SharedPresence {
     private readonly log: Logger,
     /** The other live processes (those that must acknowledge events). */
     private readonly peers: () => string[],
-  ) {}
+  ) {
+    commands.defineCommand("rookeryPresenceUpdate", { numberOfKeys: 4, lua: UPDATE });
+    commands.defineCommand("rookeryPresenceChanges", { numberOfKeys: 4, lua: CHANGES });
+    commands.defineCommand("rookeryPresenceSeed", { numberOfKeys: 4, lua: SEED });
+    this.scripts = commands as unknown as ScriptCommands;
+  }
+
+  private readonly scripts: ScriptCommands;
 
   /** Starts listening for presence events of the other processes. */
   async start(): Promise<void> {
@@ -71,16 +93,17 @@ export class SharedPresence {
   }
 
   /**
-   * A ping (or, with `idleAt`, an idle entry at that time replacing the user's presence). Stored
-   * times move only when at least `minGapMs` newer; a change takes the realm's next update id.
-   * Undefined when the realm is not in Redis yet (load it with `seed`, then ask again).
+   * A ping (or, with `idleAt`, an idle entry at that time replacing the user's presence), and in
+   * the same call the changes after `sinceId` (a process's copy catches up at no extra cost).
+   * Stored times move only when at least `minGapMs` newer; a change takes the realm's next update
+   * id. Undefined when the realm is not in Redis yet (load it with `seed`, then ask again).
    */
-  async update(realmId: number, userId: number, now: number, active: boolean, force: boolean, rules: PresenceRules, idleAt?: number): Promise<SharedPresenceChange | undefined> {
-    const args = [userId, now, active ? 1 : 0, force ? 1 : 0, rules.minGapMs, rules.onlineGapMs, idleAt ?? ""];
-    const reply = (await this.commands.eval(UPDATE, 4, ...this.realmKeys(realmId), ...args)) as [number, number, string] | null;
+  async update(realmId: number, userId: number, now: number, active: boolean, force: boolean, rules: PresenceRules, sinceId: number, idleAt?: number): Promise<{ change: SharedPresenceChange; changes: SharedChanges } | undefined> {
+    const args = [userId, now, active ? 1 : 0, force ? 1 : 0, rules.minGapMs, rules.onlineGapMs, idleAt ?? "", sinceId, PAGE];
+    const reply = await this.scripts.rookeryPresenceUpdate(...this.realmKeys(realmId), ...args);
     if (reply === null) return undefined;
-    const entry = parseEntry(realmId, userId, reply[2]);
-    return { entry, changed: reply[0] === 1, announce: reply[1] === 1 };
+    const entry = parseEntry(realmId, userId, String(reply[2]));
+    return { change: { entry, changed: Number(reply[0]) === 1, announce: Number(reply[1]) === 1 }, changes: parseChanges(realmId, reply.slice(3).map(String)) };
   }
 
   /** Changes after `sinceId`, oldest first, and the realm's latest id; undefined when the realm is not in Redis yet. */
@@ -88,16 +111,12 @@ export class SharedPresence {
     const entries: PresenceEntry[] = [];
     let from = sinceId;
     for (;;) {
-      const reply = (await this.commands.eval(CHANGES, 4, ...this.realmKeys(realmId), from, PAGE)) as string[] | null;
+      const reply = await this.scripts.rookeryPresenceChanges(...this.realmKeys(realmId), from, PAGE);
       if (reply === null) return undefined;
-      for (let i = 1; i + 1 < reply.length; i += 2) {
-        const text = reply[i + 1];
-        if (!text) continue;
-        const entry = parseEntry(realmId, Number(reply[i]), text);
-        entries.push(entry);
-        from = Math.max(from, entry.updateId);
-      }
-      if (reply.length - 1 < 2 * PAGE) return { top: Number(reply[0]), entries };
+      const page = parseChanges(realmId, reply);
+      entries.push(...page.entries);
+      if (!page.more) return { top: page.top, entries };
+      from = page.entries.at(-1)?.updateId ?? from;
     }
   }
 
@@ -108,7 +127,7 @@ export class SharedPresence {
   async seed(realmId: number, rows: readonly PresenceEntry[], floor: number): Promise<void> {
     const args: (string | number)[] = [Math.max(floor, ...rows.map((r) => r.updateId))];
     for (const r of rows) args.push(r.userId, entryText(r), r.updateId);
-    await this.commands.eval(SEED, 4, ...this.realmKeys(realmId), ...args);
+    await this.scripts.rookeryPresenceSeed(...this.realmKeys(realmId), ...args);
   }
 
   /**
@@ -198,6 +217,16 @@ export class SharedPresence {
   }
 }
 
+/** A reply of { latest id, user, entry text, … } (PAGE pairs at most: then there may be more). */
+function parseChanges(realmId: number, reply: readonly string[]): SharedChanges {
+  const entries: PresenceEntry[] = [];
+  for (let i = 1; i + 1 < reply.length; i += 2) {
+    const text = reply[i + 1];
+    if (text) entries.push(parseEntry(realmId, Number(reply[i]), text));
+  }
+  return { top: Number(reply[0] ?? 0), entries, more: reply.length - 1 >= 2 * PAGE };
+}
+
 function entryText(e: PresenceEntry): string {
   return `${e.lastActive ?? ""},${e.lastConnected ?? ""},${e.updateId}`;
 }
@@ -213,13 +242,25 @@ function parseEntry(realmId: number, userId: number, text: string): PresenceEntr
  */
 
 /**
- * ARGV: user, now, active (1/0), force (1/0), min gap, online gap, idle time ("" for a ping).
+ * ARGV: user, now, active (1/0), force (1/0), min gap, online gap, idle time ("" for a ping),
+ * then the id after which changes are wanted and the most to return.
  * A ping moves last connection when it is older than the min gap, and last activity (with the
  * connection) when active and that is older; it is announced when the user was not active within
  * the online gap (or forced). An idle replacement sets no activity and connection = idle time.
- * Returns nil (realm not loaded) or { changed, announce, entry text }.
+ * Returns nil (realm not loaded) or { changed, announce, entry text, latest id, user, entry text, … }.
  */
 const UPDATE = `if redis.call('EXISTS', KEYS[4]) == 0 then return nil end
+local function since(out)
+  out[#out + 1] = redis.call('GET', KEYS[3]) or '0'
+  local users = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[8], '+inf', 'LIMIT', 0, tonumber(ARGV[9]))
+  if #users == 0 then return out end
+  local rows = redis.call('HMGET', KEYS[1], unpack(users))
+  for i = 1, #users do
+    out[#out + 1] = users[i]
+    out[#out + 1] = rows[i] or ''
+  end
+  return out
+end
 local user, now, active, force = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1'
 local minGap, onlineGap = tonumber(ARGV[5]), tonumber(ARGV[6])
 local old = redis.call('HGET', KEYS[1], user)
@@ -234,7 +275,7 @@ elseif old then
   changed = false
   if lc == '' or n - tonumber(lc) > minGap then lc = now; changed = true end
   if active and (la == '' or n - tonumber(la) > minGap) then la = now; lc = now; changed = true end
-  if not changed then return {0, announce and 1 or 0, old} end
+  if not changed then return since({0, announce and 1 or 0, old}) end
 elseif active then
   la = now
 end
@@ -242,7 +283,7 @@ local id = redis.call('INCR', KEYS[3])
 local text = la .. ',' .. lc .. ',' .. id
 redis.call('HSET', KEYS[1], user, text)
 redis.call('ZADD', KEYS[2], id, user)
-return {1, announce and 1 or 0, text}`;
+return since({1, announce and 1 or 0, text})`;
 
 /** ARGV: after id, page size. Returns nil (realm not loaded) or { latest id, user, entry text, … } oldest change first. */
 const CHANGES = `if redis.call('EXISTS', KEYS[4]) == 0 then return nil end

@@ -47,6 +47,8 @@ export class DurableQueues {
   private heartbeats: EventQueue[] = [];
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
+  /** Set by `start`: until then (the CLI's contexts never start it) events pass through unlogged. */
+  active = false;
   /** The bus the rest of the server publishes on: it logs what it carries first. */
   readonly bus: EventBus;
 
@@ -71,6 +73,7 @@ export class DurableQueues {
   async start(): Promise<void> {
     const db = this.store.db;
     this.assigned = this.delivered = await highestLogPosition(db);
+    this.active = true;
     const rows = (await savedQueues(db)).flatMap((row) => {
       const saved = parseState(row.state);
       if (saved === undefined || saved.id !== row.id) {
@@ -198,7 +201,7 @@ export class DurableQueues {
 
   /** Events not from a write transaction: logged in a write of their own, then delivered in turn. */
   private publishLogged(commit: Commit): void | Promise<void> {
-    if (commit.events.length === 0) return this.inner.publish(commit);
+    if (commit.events.length === 0 || !this.active) return this.inner.publish(commit);
     return this.logThen({ e: commit.events }, () => this.inner.publish(commit));
   }
 

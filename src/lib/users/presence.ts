@@ -42,6 +42,8 @@ export interface PresenceQuery {
   modern: boolean;
   lastUpdateId: number | undefined;
   asText?: boolean;
+  /** This process's copy is current already (the caller's ping read Redis). */
+  current?: boolean;
 }
 
 /**
@@ -66,10 +68,21 @@ export async function realmPresences(ctx: AppContext, caller: UserRow, query: Pr
 export async function realmPresences(ctx: AppContext, caller: UserRow, query: PresenceQuery, presenceDisabled: boolean): Promise<{ presences: Record<string, unknown>; lastUpdateId: number }>;
 export async function realmPresences(ctx: AppContext, caller: UserRow, query: PresenceQuery, presenceDisabled: boolean): Promise<{ presences: Record<string, unknown> | JsonText; lastUpdateId: number }> {
   if (presenceDisabled) return { presences: query.asText ? new JsonText("{}") : {}, lastUpdateId: -1 };
-  const realm = await ctx.presence.realm(caller.realm_id);
+  const realm = await ctx.presence.realm(caller.realm_id, query.current === true);
   const since = query.lastUpdateId;
   const incremental = since !== undefined && since > 0;
   const cutoff = ctx.clock.now() - PRESENCE_HISTORY_DAYS * 86400 * 1000;
+  if (incremental && query.asText) {
+    // Fast path: every user in the cache (nearly always), the answer made of kept text.
+    const piece = (entry: PresenceEntry): string | null | undefined => {
+      const found = ctx.users.cached(entry.userId);
+      if (found instanceof Promise) return undefined;
+      if (!found || !found.is_active || found.is_bot || found.realm_id !== caller.realm_id) return null;
+      return entryText(entry, found, query.modern);
+    };
+    const made = realm.textSince(since, query.modern ? "modern" : "legacy", ctx.users.version, piece);
+    if (made) return { presences: new JsonText(`{${made.text}}`), lastUpdateId: made.maxId === -1 ? since : made.maxId };
+  }
   const candidates = incremental ? realm.changedSince(since) : [...realm.entries.values()];
   const presences: Record<string, unknown> = {};
   const parts: string[] = [];
