@@ -85,7 +85,7 @@ export class DurableQueues {
     let next = 0;
     // A queue takes part from the first entry after its position on.
     const joinUpTo = (seq: number) => {
-      for (; next < rows.length && rows[next]!.pos < seq; next++) this.registry.insert(EventQueue.restore(rows[next]!.saved));
+      for (; next < rows.length && rows[next]!.pos < seq; next++) this.registry.insert(rows[next]!.saved);
     };
     let replayed = 0;
     if (rows.length > 0) {
