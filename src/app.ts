@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -10,11 +11,14 @@ import { localBus, type EventBus } from "./events/bus.js";
 import { applyChanges } from "./caches/apply.js";
 import { AlertWordCache } from "./caches/alert-words.js";
 import { compileLinkifier } from "./lib/realm/linkifiers.js";
-import { loadQueues, queueDumpFile, saveQueues } from "./events/persist.js";
+import { DurableQueues } from "./events/durable.js";
+import { loadQueues, queueDumpFile } from "./events/persist.js";
 import { QueueRegistry, type QueueTimings } from "./events/queues.js";
 import { notFound } from "./base/errors.js";
 import { BODY_LIMIT_MIB, clientErrorHandler, frameworkErrors, sendProtocolError } from "./http/protocol-errors.js";
 import { registerEndpoints, sendError } from "./http/router.js";
+import { clientAddress } from "./http/client-address.js";
+import { leanEvents } from "./routes/events.js";
 import { RateLimiter } from "./base/rate-limit.js";
 import { multipartLimits, streamingBodies } from "./http/uploads.js";
 import { ATTEMPT_RULES, AttemptLimiter } from "./base/attempts.js";
@@ -94,7 +98,12 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   // Loaded only in cluster mode: one process never pays for the Redis client.
   const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues, clock);
   if (cluster) queues.idOwner = cluster.processId;
-  const bus = options.bus ?? cluster?.bus ?? localBus();
+  const inner = options.bus ?? cluster?.bus ?? localBus();
+  // One server process keeps its queues through a crash in the database: once buildApp starts it,
+  // every event reaches the queues through the event log. Not in a cluster (queues are handed over
+  // through Redis) nor in the CLI (it relays its events to the server, which logs them).
+  const durable = options.bus === undefined && !cluster ? new DurableQueues(store, queues, inner, clock, log) : undefined;
+  const bus = durable?.bus ?? inner;
   const ctx: AppContext = {
     config,
     store,
@@ -102,13 +111,14 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     log,
     clock,
     bus,
+    ...(durable ? { durable } : {}),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
     sessions: new SessionCache(store.db),
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db, compileLinkifier),
     alertWords: new AlertWordCache(store.db),
-    presence: new PresenceStore({ store, db: store.db, bus, log, cluster }),
+    presence: new PresenceStore({ store, db: store.db, log, cluster, deliver: (events) => queues.deliver(events) }),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
@@ -194,16 +204,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     done(null, payload);
   });
   const logRequests = log.isLevelEnabled("info");
-  http.addHook("onResponse", (request, reply, done) => {
+  const recordRequest = (method: string, route: string | undefined, url: string, status: number, ms: number, user: number | undefined, address: () => string | undefined) => {
     // The route's pattern, not the URL: unknown URLs count as one route, so labels stay bounded.
-    const route = request.routeOptions.url ?? "(unmatched)";
-    ctx.metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (!logRequests) return done();
-    const line = { method: request.method, route: request.routeOptions.url ?? request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.userId, address: request.ip };
+    ctx.metrics.request(method, route ?? "(unmatched)", status, ms / 1000);
+    if (!logRequests) return;
+    const line = { method, route: route ?? url, status, ms: Math.round(ms * 10) / 10, user, address: address() };
     // A load balancer checks every few seconds: those lines would drown the others.
-    if (route === "/health" && reply.statusCode === 200) log.debug(line, "request");
+    if (route === "/health" && status === 200) log.debug(line, "request");
     else log.info(line, "request");
+  };
+  http.addHook("onResponse", (request, reply, done) => {
+    recordRequest(request.method, request.routeOptions.url, request.url, reply.statusCode, reply.elapsedTime, request.userId, () => request.ip);
     done();
+  });
+  // Long-polls on this process's queues are served before the framework's routing (routes/events.ts).
+  const callerAddress = clientAddress(config.trustedProxies);
+  const lean = leanEvents(ctx, (req, route, status, startedAt, userId) =>
+    recordRequest("GET", route, req.url ?? "", status, performance.now() - startedAt, userId, () => callerAddress(req)),
+  );
+  const [framework, ...others] = http.server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  if (!framework || others.length > 0) throw new Error("the HTTP server should have the framework's one request listener");
+  http.server.removeListener("request", framework);
+  http.server.on("request", function (this: unknown, req: IncomingMessage, res: ServerResponse) {
+    if (!lean(req, res)) framework.call(this, req, res);
   });
   // Multipart bodies (zulip-js sends them, uploads need them) only where a body can come: its
   // hooks would otherwise run on every GET as well. The router reads them after authentication.
@@ -231,7 +254,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerLoadingImageRoute(http);
   // Queues saved by the previous process come back before the first request can ask for them (in
   // a cluster, queues are handed over through Redis instead).
-  if (!ctx.cluster) loadQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+  if (ctx.durable) {
+    await ctx.durable.start();
+    // A dump written by an earlier version of the server: its queues are written to the database at once.
+    if (loadQueues(queueDumpFile(config.dataDir), ctx.queues, log) > 0) await ctx.durable.checkpoint();
+  }
   ctx.bus.subscribe((commit) => applyChanges(ctx, commit.changes));
   ctx.bus.subscribe((commit) => ctx.users.observe(commit.events));
   ctx.bus.subscribe((commit) => ctx.groups.observe(commit.events));
@@ -284,10 +311,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
       await ctx.exports.stop();
-      // Waiting polls are answered first, so closing the server does not wait on them.
+      // Every queue is written as it is now (events committed after this are in the event log,
+      // replayed at the next start); then waiting polls are answered, so closing the server does
+      // not wait on them.
+      ctx.durable?.stop();
+      const saved = ctx.durable?.checkpoint();
       ctx.queues.stop();
       await ctx.thumbnails.stop();
-      saveQueues(queueDumpFile(config.dataDir), ctx.queues, log);
+      await saved;
       // A connection still sending its last answer (a file streaming out) is not idle when closing
       // starts; it is closed as soon as it is, not after the 72 s keep-alive.
       await closeHttp(http);

@@ -7,6 +7,7 @@ import type { DueTimer } from "./base/due-timer.js";
 import type { Attempts } from "./base/attempts.js";
 import type { Cluster } from "./cluster/cluster.js";
 import type { EventBus } from "./events/bus.js";
+import type { DurableQueues } from "./events/durable.js";
 import { Outbox } from "./events/outbox.js";
 import type { QueueRegistry } from "./events/queues.js";
 import type { Mailer } from "./mail.js";
@@ -56,6 +57,8 @@ export interface AppContext extends Caches {
   web: WebAssets;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+  /** One process: the event log that lets queues survive a crash (started by buildApp; absent in a cluster and when the CLI relays to a server). */
+  durable?: DurableQueues;
   /** Cluster mode (ROOKERY_REDIS_URL): the shared stream, the other processes, leases; undefined for one process. */
   cluster?: Cluster;
 }
@@ -68,9 +71,25 @@ export interface AppContext extends Caches {
 export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
   const started = performance.now();
-  const result = await ctx.store.write((tx) => fn(tx, outbox));
+  const durable = ctx.durable?.active ? ctx.durable : undefined;
+  // The commit's events go into the event log in the same transaction (durable.ts), numbered.
+  const taken: number[] = [];
+  let result: T;
+  try {
+    result = await ctx.store.write(async (tx) => {
+      const value = await fn(tx, outbox);
+      if (durable && outbox.events.length > 0) await durable.append(tx, outbox.events, (seq) => taken.push(seq));
+      return value;
+    });
+  } catch (error) {
+    for (const seq of taken) durable?.abandon(seq);
+    throw error;
+  }
   ctx.metrics.write((performance.now() - started) / 1000);
-  const published = ctx.bus.publish({ events: outbox.events, changes: outbox.changes });
+  const commit = { events: outbox.events, changes: outbox.changes };
+  const seq = taken.pop();
+  for (const stale of taken) durable?.abandon(stale);
+  const published = durable && seq !== undefined ? durable.release(seq, commit) : ctx.bus.publish(commit);
   if (published) await published;
   return result;
 }

@@ -5,7 +5,6 @@ import { createRealm } from "./actions/realms.js";
 import { randomToken } from "./base/secrets.js";
 import { isWorker, listenInternal, workerReady } from "./cluster/workers.js";
 import { lockDataDir } from "./data-lock.js";
-import { queueDumpFile, saveQueues } from "./events/persist.js";
 import { reloadCertificate } from "./tls.js";
 
 /**
@@ -39,12 +38,9 @@ export async function serve(config: Config): Promise<App> {
   let closing = false;
   const stopNow = (signal: string, reason: string) => {
     app.ctx.log.warn({ signal }, reason);
-    // One process keeps its queues in its dump file; a cluster member that cannot hand them over
-    // in time loses them, as if killed (clients register again).
-    if (!app.ctx.cluster) {
-      app.ctx.queues.stop();
-      saveQueues(queueDumpFile(config.dataDir), app.ctx.queues, app.ctx.log);
-    }
+    // One process's queues are already in the database (its event log and registrations), as
+    // after a crash; a cluster member that cannot hand them over in time loses them, as if killed
+    // (clients register again).
     lock?.release();
     process.exit(1);
   };
@@ -52,7 +48,7 @@ export async function serve(config: Config): Promise<App> {
     if (closing) return;
     closing = true;
     app.ctx.log.info({ signal }, "shutting down");
-    setTimeout(() => stopNow(signal, `shutdown took over ${SHUTDOWN_LIMIT_MS / 1000} s: saving the event queues and stopping now`), SHUTDOWN_LIMIT_MS);
+    setTimeout(() => stopNow(signal, `shutdown took over ${SHUTDOWN_LIMIT_MS / 1000} s: stopping now`), SHUTDOWN_LIMIT_MS);
     app.close().then(
       () => {
         lock?.release();

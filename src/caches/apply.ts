@@ -27,9 +27,6 @@ export function applyChanges(ctx: Caches & { scheduledMessages: DueTimer; mail: 
       case "mail":
         ctx.mail.wake(change.dueAt);
         break;
-      case "presence":
-        ctx.presence.observe(change.entry);
-        break;
       case "all":
         ctx.users.forgetAll();
         ctx.realms.forgetAll();

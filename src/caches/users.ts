@@ -22,6 +22,11 @@ export class UserCache {
 
   constructor(private readonly db: Db) {}
 
+  /** Changes whenever a user's row may have changed (what is made from rows may be kept until then). */
+  get version(): number {
+    return this.realmListsVersion;
+  }
+
   /** The user with this API key, or undefined; at once when cached (every request asks). */
   byApiKey(apiKey: string): MaybePromise<UserRow | undefined> {
     return this.byKey.get(apiKey) ?? this.load(userByApiKey(this.db, apiKey));

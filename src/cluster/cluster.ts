@@ -9,6 +9,7 @@ import { ATTEMPT_RULES } from "../base/attempts.js";
 import { Lease } from "./lease.js";
 import { RedisAttempts, RedisCallLimiter } from "./limits.js";
 import { Members } from "./members.js";
+import { SharedPresence } from "./presence.js";
 import { QueueRouter } from "./queue-routing.js";
 import { ClusterKeys, connectRedis } from "./redis.js";
 import { StreamBus, type QueueHolder } from "./stream.js";
@@ -16,8 +17,8 @@ import { StreamBus, type QueueHolder } from "./stream.js";
 /**
  * Cluster mode: this process as one of many serving an organisation from one PostgreSQL database
  * and one Redis. It holds the three Redis connections (commands, the blocking stream reader, the
- * pub/sub subscriber), the shared event stream (the bus), the list of live processes, the routing
- * of event-queue requests to their holder, the lease on once-per-cluster work, and the shared limits.
+ * pub/sub subscriber), the shared event stream (the bus), the list of live processes, presence,
+ * the routing of event-queue requests to their holder, the lease on once-per-cluster work, and the shared limits.
  */
 export class Cluster {
   /** This process's id in the cluster (and the prefix of its queue ids). */
@@ -26,6 +27,8 @@ export class Cluster {
   readonly bus: StreamBus;
   readonly members: Members;
   readonly queues: QueueRouter;
+  /** Presence in Redis, and its events on pub/sub (off the stream). */
+  readonly presence: SharedPresence;
   /** The lease on timed work (scheduled messages, the thumbnail backlog). */
   readonly jobs: Lease;
   readonly limits: { byUser: RedisCallLimiter; byAddress: RedisCallLimiter; authentication: RedisAttempts; emailChange: RedisAttempts; passwordReset: RedisAttempts; spectatorFiles: RedisAttempts };
@@ -42,6 +45,7 @@ export class Cluster {
   ) {
     this.keys = new ClusterKeys(config.redisPrefix);
     this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, queues);
+    this.presence = new SharedPresence(this.processId, commands, subscriber, this.keys, log, () => this.bus.livePeers());
     this.members = new Members(this.processId, commands, this.keys, log);
     this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, log);
     this.jobs = new Lease("jobs", this.processId, commands, this.keys, log);
@@ -67,6 +71,7 @@ export class Cluster {
       // A Redis that restarted empty gets the secret back from the processes that know it.
       commands.on("ready", () => void commands.set(cluster.keys.secret, secret, "NX").catch(() => undefined));
       await cluster.bus.start();
+      await cluster.presence.start();
       log.info({ processId: cluster.processId }, "cluster mode: joined the shared event stream");
       return cluster;
     } catch (error) {
@@ -80,11 +85,6 @@ export class Cluster {
     return this.queues.isForwarded(request);
   }
 
-  /** The realm's next presence update id, from a counter every process shares (never below `floor`, what this process has seen). */
-  async nextPresenceId(realmId: number, floor: number): Promise<number> {
-    return Number(await this.commands.eval(NEXT_PRESENCE_ID, 1, this.keys.presenceIds(realmId), floor));
-  }
-
   /** Lists this process at its internal address, so others can forward its queues' requests. */
   join(address: string): Promise<void> {
     return this.members.join(address);
@@ -95,6 +95,7 @@ export class Cluster {
     await this.jobs.stop();
     await Promise.all([this.limits.byUser.stop(), this.limits.byAddress.stop()]);
     await this.bus.stop();
+    this.presence.stop();
     try {
       await this.queues.handOver(queues(), this.bus.lastId);
       await this.members.leave();
@@ -105,11 +106,6 @@ export class Cluster {
     }
   }
 }
-
-/** Raises the counter to `floor` if below (a Redis that restarted empty), then takes the next id. */
-const NEXT_PRESENCE_ID = `local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
-return redis.call('INCR', KEYS[1])`;
 
 /** The secret of forwarded requests when the operator set none: made once, kept in Redis for every process. */
 async function sharedSecret(redis: Redis, key: string): Promise<string> {

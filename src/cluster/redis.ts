@@ -37,6 +37,22 @@ export class ClusterKeys {
   presenceIds(realmId: number): string {
     return `${this.prefix}presence-id:${realmId}`;
   }
+  /** A realm's presence: user id → "lastActive,lastConnected,updateId" (ms; lastActive may be empty). */
+  presence(realmId: number): string {
+    return `${this.prefix}presence:${realmId}`;
+  }
+  /** A realm's presence changes: each user scored by its latest update id. */
+  presenceLog(realmId: number): string {
+    return `${this.prefix}presence-log:${realmId}`;
+  }
+  /** Set once a realm's presence was loaded from the database into Redis. */
+  presenceSeeded(realmId: number): string {
+    return `${this.prefix}presence-seeded:${realmId}`;
+  }
+  /** The pub/sub channel of presence events (and their acknowledgements). */
+  get presenceEvents(): string {
+    return `${this.prefix}presence-events`;
+  }
   /** A rate-limit window. */
   limit(domain: string, key: string): string {
     return `${this.prefix}limit:${domain}:${key}`;

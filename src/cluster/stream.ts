@@ -74,7 +74,10 @@ export class StreamBus implements EventBus {
   async start(): Promise<void> {
     this.lastId = await this.tip();
     this.reader.on("close", () => this.broken());
-    this.subscriber.on("message", (_channel: string, text: string) => this.heard(text));
+    // The subscriber connection carries other channels too (presence).
+    this.subscriber.on("message", (channel: string, text: string) => {
+      if (channel === this.keys.applied) this.heard(text);
+    });
     await this.subscriber.subscribe(this.keys.applied);
     this.running = true;
     this.loop = this.read();
@@ -122,6 +125,14 @@ export class StreamBus implements EventBus {
       }
     }
     return out.filter((entry) => compareStreamIds(entry.id, this.lastId) <= 0);
+  }
+
+  /** The other processes heard from lately (each reports its position at least every BLOCK_MS). */
+  livePeers(): string[] {
+    const now = Date.now();
+    const out: string[] = [];
+    for (const [processId, position] of this.positions) if (processId !== this.processId && now - position.at <= SILENT_AFTER_MS) out.push(processId);
+    return out;
   }
 
   /** Resolves once this process has applied `id` (or after `ms`). */

@@ -467,6 +467,19 @@ export interface RealmExportTable {
   export_path: string | null;
 }
 
+/** One commit's events (or one ephemeral event) in the order the queues received them; `entry` is JSON (events/durable.ts). */
+export interface EventLogTable {
+  seq: number | string;
+  entry: string;
+}
+
+/** An event queue as it was after the log entries up to `pos`; `state` is JSON (events/queue.ts SavedQueue). */
+export interface EventQueueTable {
+  id: string;
+  pos: number | string;
+  state: string;
+}
+
 export interface Database {
   realm: RealmTable;
   user: UserTable;
@@ -510,4 +523,6 @@ export interface Database {
   message_image_url: MessageImageUrlTable;
   session: SessionTable;
   realm_export: RealmExportTable;
+  event_log: EventLogTable;
+  event_queue: EventQueueTable;
 }

@@ -24,8 +24,6 @@ export type CacheChange =
   | { cache: "scheduled_messages"; dueAt: number }
   /** A queued mail is due at `dueAt` (ms): the timer that sends mail wakes. */
   | { cache: "mail"; dueAt: number }
-  /** A user's presence changed (cluster mode: presence lives in each process's memory). */
-  | { cache: "presence"; entry: PresenceEntry }
   /** Everything: the process missed changes (its connection to the other processes broke). */
   | { cache: "all" };
 

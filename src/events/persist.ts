@@ -31,21 +31,21 @@ export function saveQueues(file: string, registry: QueueRegistry, log: Logger): 
  * Reloads the queues a previous process saved, then removes the dump so a later crash cannot
  * resurrect stale queues. A missing, unreadable or corrupt dump starts clean with a log line.
  */
-export function loadQueues(file: string, registry: QueueRegistry, log: Logger): void {
+export function loadQueues(file: string, registry: QueueRegistry, log: Logger): number {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch {
     log.info({ file }, "no saved event queues; starting with none");
-    return;
+    return 0;
   }
   fs.rmSync(file, { force: true });
   const saved = parseDump(text);
   if (saved === undefined) {
     log.warn({ file }, "saved event queues are corrupt; starting with none");
-    return;
+    return 0;
   }
-  registry.restore(saved, restartEvent());
+  return registry.restore(saved, restartEvent());
 }
 
 function parseDump(text: string): SavedQueue[] | undefined {

@@ -1,4 +1,5 @@
 import { ApiError, badRequest } from "../base/errors.js";
+import type { TimerWheel } from "../base/timer-wheel.js";
 
 /** The registration parameters a queue keeps (POST /register, or GET /events without queue_id). */
 export interface QueueOptions {
@@ -26,6 +27,39 @@ export type DeliveredEvent = Record<string, unknown> & { type: string; id: numbe
  */
 export type WakeReason = "ready" | "gone" | "closed";
 
+/** A parked long-poll, told once how it ends. */
+export interface PollWaiter {
+  end(reason: WakeReason): void;
+}
+
+/**
+ * The JSON of a delivered event up to its id (`{…,"id":`), for events whose fields many queues
+ * share: the registry serialises each such event once per shape, and a poll's answer splices it.
+ */
+const sharedHeads = new WeakMap<DeliveredEvent, string>();
+
+/** `events` as a JSON array, splicing the text shared between queues where there is one. */
+export function eventsJson(events: readonly DeliveredEvent[]): string {
+  if (events.length === 0) return "[]";
+  let text = "[";
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    const head = sharedHeads.get(event);
+    if (i > 0) text += ",";
+    text += head === undefined ? JSON.stringify(event) : `${head}${event.id}}`;
+  }
+  return text + "]";
+}
+
+/**
+ * The shared head of `event` (see eventsJson) from its JSON without an id, or undefined when the
+ * event has an `id` field of its own (then the delivered copy keeps that field's place).
+ */
+export function headOf(event: Record<string, unknown>, json: string): string | undefined {
+  if (Object.hasOwn(event, "id") || !json.endsWith("}")) return undefined;
+  return json === "{}" ? '{"id":' : `${json.slice(0, -1)},"id":`;
+}
+
 /** What a queue is saved as across a restart. */
 export interface SavedQueue {
   id: string;
@@ -49,8 +83,12 @@ export class EventQueue {
   events: DeliveredEvent[] = [];
   nextId = 0;
   newestPrunedId = -1;
-  private waiter: ((reason: WakeReason) => void) | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private waiter: PollWaiter | undefined;
+  /** When the waiting poll's heartbeat is due, in `heartbeats` (0 when none is). */
+  wheelDue = 0;
+  private heartbeats: TimerWheel<EventQueue> | undefined;
+  /** The registry's key for the options that shape its events (`queueShape`), once computed. */
+  shape: string | undefined;
   /** Flag events not yet handed to the client, by kind: a later one of the same kind joins them (made on first use: most queues never have one). */
   private joinable: Map<string, DeliveredEvent> | undefined;
 
@@ -92,10 +130,11 @@ export class EventQueue {
    * mark messages read while scrolling would otherwise fill the queue with one-id events. The
    * joined event takes the newer id, and with it its place at the end of the queue.
    */
-  push(event: Record<string, unknown> & { type: string }): void {
+  push(event: Record<string, unknown> & { type: string }, head?: string): void {
     const delivered: DeliveredEvent = { ...event, id: this.nextId++ };
     const kind = joinableKind(delivered);
     if (kind === undefined) {
+      if (head !== undefined) sharedHeads.set(delivered, head);
       this.events.push(delivered);
       return;
     }
@@ -150,24 +189,23 @@ export class EventQueue {
   }
 
   /**
-   * Parks a long-poll: resolves when an event arrives, a heartbeat is due (`heartbeatMs`), a newer
-   * poll supersedes it, or the queue goes away. `onHeartbeat` queues the heartbeat event.
+   * Parks a long-poll: `waiter` is told when an event arrives, its heartbeat (due in
+   * `heartbeatMs`, on the shared wheel) is queued, a newer poll supersedes it, or the queue goes away.
    */
-  wait(now: number, heartbeatMs: number, onHeartbeat: () => void): { done: Promise<WakeReason>; cancel: (now: number) => void } {
+  park(now: number, waiter: PollWaiter, heartbeats: TimerWheel<EventQueue>, heartbeatMs: number): void {
     this.finish("ready");
     this.lastConnection = now;
-    let resolve!: (reason: WakeReason) => void;
-    const done = new Promise<WakeReason>((r) => (resolve = r));
-    this.waiter = resolve;
-    this.heartbeat = setTimeout(onHeartbeat, heartbeatMs);
-    this.heartbeat.unref();
-    const cancel = (at: number) => {
-      if (this.waiter !== resolve) return;
-      this.detach(resolve);
-      this.lastConnection = at;
-      resolve("closed");
-    };
-    return { done, cancel };
+    this.waiter = waiter;
+    this.heartbeats = heartbeats;
+    heartbeats.add(this, heartbeatMs);
+  }
+
+  /** The client of `waiter` hung up: it is forgotten (a later poll's is left alone) and told "closed"; idleness counts from `now`. */
+  hangUp(waiter: PollWaiter, now: number): void {
+    if (this.waiter !== waiter) return;
+    this.detach(waiter);
+    this.lastConnection = now;
+    waiter.end("closed");
   }
 
   /** Answers the waiting poll, if any, when there is something to say or the queue is going. */
@@ -180,15 +218,15 @@ export class EventQueue {
     const waiter = this.waiter;
     if (!waiter) return;
     this.detach(waiter);
-    waiter(reason);
+    waiter.end(reason);
   }
 
-  /** Forgets a poll whose client went away; a later poll's waiter is left alone. */
-  private detach(waiter: (reason: WakeReason) => void): void {
+  /** Forgets a poll and its heartbeat; a later poll's waiter is left alone. */
+  private detach(waiter: PollWaiter): void {
     if (this.waiter !== waiter) return;
     this.waiter = undefined;
-    clearTimeout(this.heartbeat);
-    this.heartbeat = undefined;
+    this.heartbeats?.remove(this);
+    this.heartbeats = undefined;
   }
 }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { Clock } from "../base/clock.js";
+import { TimerWheel } from "../base/timer-wheel.js";
 import type { EventBus } from "./bus.js";
 import { matchesNarrow } from "./narrow.js";
-import { badQueueId, EventQueue, type QueueOptions, type SavedQueue } from "./queue.js";
-import { queueTransforms, type OfferedEvent } from "./transforms.js";
+import { badQueueId, EventQueue, headOf, type PollWaiter, type QueueOptions, type SavedQueue } from "./queue.js";
+import { queueShape, queueTransforms, type OfferedEvent } from "./transforms.js";
 import type { QueuedEvent } from "./types.js";
 
 /** Zulip's DEFAULT_EVENT_QUEUE_TIMEOUT_SECS and MAX_QUEUE_TIMEOUT_SECS. */
@@ -29,6 +30,8 @@ export class QueueRegistry {
   private readonly publicByRealm = new Map<number, Set<EventQueue>>();
   private readonly byRealm = new Map<number, Set<EventQueue>>();
   private sweeper: NodeJS.Timeout | undefined;
+  /** The heartbeats of every waiting poll, on one timer. */
+  private readonly heartbeats = new TimerWheel<EventQueue>((queue) => this.sendHeartbeat(queue));
   private unsubscribe: (() => void) | undefined;
   /** Fixed heartbeat delay in ms, or undefined for Zulip's 45 s + random(0..10) s. */
   heartbeatMs: number | undefined;
@@ -41,6 +44,8 @@ export class QueueRegistry {
    * queue id so that any process can tell the owner while the id stays a UUID, as Zulip's are.
    */
   idOwner = "";
+  /** Where heartbeats go instead of straight into their queue (the durable event log), when set. */
+  heartbeatSink: ((queue: EventQueue) => void) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -63,12 +68,30 @@ export class QueueRegistry {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     clearInterval(this.sweeper);
+    this.heartbeats.stop();
   }
 
   /** From now on polls are answered at once (the server is going down); those waiting are answered now. */
   answerWaiting(): void {
     this.closing = true;
     for (const queue of this.byId.values()) queue.finish("ready");
+  }
+
+  /** The queue `queueId`, if this process holds it. */
+  get(queueId: string): EventQueue | undefined {
+    return this.byId.get(queueId);
+  }
+
+  /** Every queue. */
+  all(): EventQueue[] {
+    return [...this.byId.values()];
+  }
+
+  /** Takes back a saved queue as it was (events/durable.ts), sharing its options like a new one's; false if one with its id is here. */
+  insert(saved: SavedQueue): boolean {
+    if (this.byId.has(saved.id)) return false;
+    this.add(EventQueue.restore({ ...saved, options: keptOptions(saved.options) }));
+    return true;
   }
 
   /** Whether this process holds the queue `queueId`. */
@@ -108,7 +131,8 @@ export class QueueRegistry {
 
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
-    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, options, this.clock.now());
+    // Clients register with the same few lists and capabilities: queues share one copy of each.
+    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, keptOptions(options), this.clock.now());
     this.add(queue);
     return queue;
   }
@@ -131,10 +155,14 @@ export class QueueRegistry {
   }
 
   /**
-   * The delay before the next heartbeat of a waiting poll: 45–54 s in whole seconds. Node keeps
-   * one list of timers per distinct delay; delays to the millisecond gave 10,000 polls up to
-   * 10,000 lists, whole seconds give ten.
+   * Parks a long-poll on `queue` (answering one already waiting there); its heartbeat goes on the
+   * registry's one timer wheel, not a timer of its own.
    */
+  park(queue: EventQueue, waiter: PollWaiter): void {
+    queue.park(this.clock.now(), waiter, this.heartbeats, this.heartbeatDelay());
+  }
+
+  /** The delay before the next heartbeat of a waiting poll: 45–54 s in whole seconds, like Zulip's 45 s + random(0..10) s. */
   heartbeatDelay(): number {
     return this.heartbeatMs ?? 45_000 + 1000 * Math.floor(Math.random() * 10);
   }
@@ -142,6 +170,7 @@ export class QueueRegistry {
   /** Queues the heartbeat event on `queue` and answers its poll. */
   sendHeartbeat(queue: EventQueue): void {
     if (this.byId.get(queue.id) !== queue) return;
+    if (this.heartbeatSink) return this.heartbeatSink(queue);
     queue.push({ type: "heartbeat" });
     queue.wake();
   }
@@ -151,11 +180,9 @@ export class QueueRegistry {
     return this.byId.size;
   }
 
-  /** Long-polls waiting on a queue (for the metrics). */
+  /** Long-polls waiting on a queue (for the metrics): each has its heartbeat on the wheel. */
   waitingPolls(): number {
-    let waiting = 0;
-    for (const queue of this.byId.values()) if (queue.isWaiting()) waiting++;
-    return waiting;
+    return this.heartbeats.size();
   }
 
   /** The queues owned by `userId`. */
@@ -173,19 +200,32 @@ export class QueueRegistry {
       const event = item.event as OfferedEvent;
       const transform = queueTransforms[item.event.type];
       const seen = new Set<EventQueue>();
+      // The event as shaped for each distinct queue shape (and per-user fields), serialised once:
+      // 10,000 queues of the same kind share one object and one JSON text.
+      const shapes = new Map<string, Shaped | null>();
       const offer = (queue: EventQueue) => {
         if (seen.has(queue)) return;
         seen.add(queue);
         if (!queue.acceptsType(event.type)) return;
         const extra = item.perUser?.[queue.options.userId];
         const own = item.perQueue?.[queue.id];
-        const personal = extra || own ? { ...event, ...extra, ...own } : event;
-        if (personal.type === "message" && !matchesNarrow(queue.options.narrow, personal)) return;
-        const shaped = transform ? transform(personal, queue.options) : personal;
+        const personal = () => (extra || own ? { ...event, ...extra, ...own } : event);
+        if (event.type === "message" && queue.options.narrow.length > 0 && !matchesNarrow(queue.options.narrow, personal())) return;
+        // Fields for this one queue make its event its own; per-user fields are shared by equal value.
+        queue.shape ??= queueShape(queue.options);
+        const key = own ? undefined : extra ? `${queue.shape}\u0000${JSON.stringify(extra)}` : queue.shape;
+        let shaped = key === undefined ? undefined : shapes.get(key);
+        if (shaped === undefined) {
+          const offered = personal();
+          const result = transform ? transform(offered, queue.options) : offered;
+          const events = result === null ? [] : isList(result) ? result : [result];
+          shaped = result === null ? null : { events, heads: events.map((one) => headOf(one, JSON.stringify(one))) };
+          if (key !== undefined) shapes.set(key, shaped);
+        }
         if (!shaped) return;
-        if (isList(shaped)) shaped.forEach((one) => queue.push(one));
-        else queue.push(shaped);
-        this.delivered += isList(shaped) ? shaped.length : 1;
+        const { events, heads } = shaped;
+        for (let i = 0; i < events.length; i++) queue.push(events[i]!, heads[i]);
+        this.delivered += shaped.events.length;
         touched.add(queue);
       };
       for (const userId of item.userIds) {
@@ -273,6 +313,29 @@ export class QueueRegistry {
       queue.finish("gone");
     }
   }
+}
+
+/** Registration values many queues share, by their JSON (bounded: past it, values are kept as they come). */
+const sharedValues = new Map<string, unknown>();
+const SHARED_VALUES_MAX = 1000;
+
+/** `options` with the lists and capabilities many queues share replaced by one shared copy. */
+function keptOptions(options: QueueOptions): QueueOptions {
+  return { ...options, eventTypes: options.eventTypes && interned(options.eventTypes), narrow: interned(options.narrow), capabilities: interned(options.capabilities) };
+}
+
+function interned<T extends object>(value: T): T {
+  const key = JSON.stringify(value);
+  const found = sharedValues.get(key);
+  if (found !== undefined) return found as T;
+  if (sharedValues.size < SHARED_VALUES_MAX) sharedValues.set(key, value);
+  return value;
+}
+
+/** An event as shaped for one kind of queue, and the shared JSON heads of its events (see headOf). */
+interface Shaped {
+  events: readonly OfferedEvent[];
+  heads: readonly (string | undefined)[];
 }
 
 function isList(value: OfferedEvent | readonly OfferedEvent[]): value is readonly OfferedEvent[] {

@@ -28,3 +28,18 @@ export const queueTransforms: Partial<Record<AppEvent["type"], QueueTransform>> 
   message: messageEventForQueue,
   delete_message: deleteMessageEventForQueue,
 };
+
+const shapes = new Map<string, string>();
+
+/**
+ * The queue options a transform may read, as a key: queues with equal keys get the same event, so
+ * it is shaped and serialised once for all of them. A transform that reads another option must
+ * add it here. The keys are interned (10,000 queues of one kind share one string).
+ */
+export function queueShape(queue: QueueOptions): string {
+  let key = `${queue.applyMarkdown ? 1 : 0}${queue.clientGravatar ? 1 : 0}${queue.slimPresence ? 1 : 0}`;
+  for (const name of Object.keys(queue.capabilities).sort()) if (queue.capabilities[name] === true) key += `,${name}`;
+  let interned = shapes.get(key);
+  if (interned === undefined) shapes.set(key, (interned = key));
+  return interned;
+}

@@ -1,6 +1,4 @@
 import fs from "node:fs/promises";
-import path from "node:path";
-import { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { AppContext } from "../context.js";
 import type { Db, Database } from "../db/index.js";
@@ -12,16 +10,13 @@ import { REALM_CHANNEL_SETTINGS, REALM_COLUMNS } from "../lib/export/records.js"
 import { REALM_GROUP_DEFAULTS } from "../lib/realm/props.js";
 import { SETTINGS_BY_NAME } from "../lib/users/settings.js";
 import { dmKey } from "../lib/messages/narrow.js";
-import { avatarHash } from "../lib/users/users.js";
-import { emojiFilePath } from "../lib/realm/emoji.js";
-import { realmBrandingKey } from "../lib/realm/branding.js";
 import { deleteUploadFiles } from "../uploads/storage.js";
-import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE, resizeAvatar } from "../uploads/images.js";
-import { MessageBatch } from "./slack-batch.js";
-import { ImportProgress } from "./slack-progress.js";
 import { ImportError } from "./slack-zip.js";
 import { requireEmptyTarget } from "./target.js";
 import { ZulipArchive } from "./zulip-archive.js";
+import { bit, bitOrNull, FieldUse, int, intOrNull, ms, msOrNull, str, type Rec, type Tables } from "./zulip-fields.js";
+import { ZulipFiles } from "./zulip-files.js";
+import { importMessages } from "./zulip-messages.js";
 
 /** What `rookery import` did. */
 export interface ZulipImportResult {
@@ -41,13 +36,7 @@ export interface ZulipImportOptions {
   scratchDir?: string;
 }
 
-type Rec = Record<string, unknown>;
-type Tables = Record<string, Rec[]>;
 
-/** Zulip's message batches hold 1000 messages each (the last one fewer). */
-const BATCH_SIZE = 1000;
-/** Messages between two collections of the heap (as the Slack import). */
-const COLLECT_EVERY = 20_000;
 /** Zulip versions whose export format this importer reads (migration_status.json's zulip_version). */
 const KNOWN_MAJOR_VERSIONS = new Set([9]);
 
@@ -95,54 +84,6 @@ async function checkVersion(archive: ZulipArchive): Promise<void> {
   }
 }
 
-/** Which fields of each table were read, to list those that were not. */
-class FieldUse {
-  private readonly used = new Map<string, Set<string>>();
-  private readonly seen = new Map<string, Set<string>>();
-  private readonly tables = new Set<string>();
-
-  /** Notes the fields a table's records have (its first record's, for the big tables). */
-  saw(table: string, records: readonly Rec[]): void {
-    this.tables.add(table);
-    const set = this.seen.get(table) ?? new Set<string>();
-    for (const record of records) for (const key of Object.keys(record)) set.add(key);
-    this.seen.set(table, set);
-  }
-
-  /** A reader of the table's fields that remembers which were read. */
-  reader(table: string): (record: Rec, field: string) => unknown {
-    const set = this.used.get(table) ?? new Set<string>();
-    this.used.set(table, set);
-    return (record, field) => {
-      set.add(field);
-      return record[field];
-    };
-  }
-
-  /** `table` for a table never read, `table.field` for a field never read. */
-  ignored(): string[] {
-    const out: string[] = [];
-    for (const table of [...this.tables].sort()) {
-      const used = this.used.get(table);
-      if (!used) {
-        if ((this.seen.get(table)?.size ?? 0) > 0) out.push(table);
-        continue;
-      }
-      for (const field of [...(this.seen.get(table) ?? [])].sort()) if (!used.has(field)) out.push(`${table}.${field}`);
-    }
-    return out;
-  }
-}
-
-const int = (value: unknown): number => (typeof value === "number" ? Math.trunc(value) : typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : 0);
-const intOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : int(value));
-const bit = (value: unknown): number => (value === true || value === 1 ? 1 : 0);
-const bitOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : bit(value));
-const str = (value: unknown): string => (typeof value === "string" ? value : value === null || value === undefined ? "" : String(value));
-/** Zulip's datetimes: UNIX seconds (a float) → integer milliseconds. */
-const ms = (value: unknown): number => (typeof value === "number" ? Math.round(value * 1000) : 0);
-const msOrNull = (value: unknown): number | null => (typeof value === "number" ? Math.round(value * 1000) : null);
-
 /** One import, inside its transaction. */
 class ZulipImport {
   private readonly fields = new FieldUse();
@@ -180,11 +121,12 @@ class ZulipImport {
     await this.importUsers();
     await this.importRecipientsAndChannels();
     await this.importRealmTables();
-    await this.importMessages();
+    this.result.messages = await importMessages({ ctx: this.ctx, tx: this.tx, archive: this.archive, fields: this.fields, realmId: this.realmId, recipients: this.recipients, clients: this.clients, progress: this.options.progress });
     await this.importMessageTables();
     await this.importPerUserTables();
-    await this.importAttachments();
-    await this.importAvatarsEmojiIcons();
+    const files = new ZulipFiles(this.ctx, this.archive, this.fields, (table, rows) => this.insert(table, rows), this.realmId, this.users, this.stored, this.localFiles, this.result);
+    await files.importAttachments();
+    await files.importAvatarsEmojiIcons();
     await this.moveSequences();
     this.result.ignored = this.fields.ignored();
     return this.result;
@@ -416,78 +358,6 @@ class ZulipImport {
 
   // Messages ---------------------------------------------------------------------------------
 
-  private async importMessages(): Promise<void> {
-    const { batches } = this.archive;
-    const last = batches.length > 0 ? await this.archive.tables(batches[batches.length - 1] ?? "") : {};
-    const total = Math.max(0, batches.length - 1) * BATCH_SIZE + (last["zerver_message"]?.length ?? 0);
-    const progress = new ImportProgress(total, this.options.progress);
-    const batch = new MessageBatch(this.tx, this.ctx.store.dialect);
-    await batch.start();
-    let collectedAt = 0;
-    for (const name of batches) {
-      const tables = await this.archive.tables(name);
-      const messages = tables["zerver_message"] ?? [];
-      const userMessages = tables["zerver_usermessage"] ?? [];
-      for (const [table, rows] of Object.entries(tables)) this.fields.saw(table, rows.slice(0, 1));
-      const m = this.fields.reader("zerver_message");
-      const um = this.fields.reader("zerver_usermessage");
-      const flags = new Map<number, Map<number, number>>();
-      for (const row of userMessages) {
-        um(row, "id");
-        const messageId = int(um(row, "message"));
-        const perUser = flags.get(messageId) ?? new Map<number, number>();
-        perUser.set(int(um(row, "user_profile")), int(um(row, "flags_mask") ?? row["flags"]));
-        flags.set(messageId, perUser);
-      }
-      if (userMessages[0] && !("flags_mask" in userMessages[0])) um(userMessages[0], "flags");
-      for (const message of messages) {
-        const id = int(m(message, "id"));
-        const sender = int(m(message, "sender"));
-        const recipientId = int(m(message, "recipient"));
-        const recipient = this.recipients.get(recipientId);
-        if (!recipient) throw new ImportError(`${name}: message ${id} has the recipient ${recipientId}, which zerver_recipient lacks; nothing was imported`);
-        const content = str(m(message, "content"));
-        const rendered = str(m(message, "rendered_content"));
-        const editHistory = m(message, "edit_history");
-        const history = typeof editHistory === "string" ? editHistory : editHistory ? JSON.stringify(editHistory) : null;
-        for (const field of ["realm", "rendered_content_version"]) m(message, field);
-        await batch.add(
-          {
-            id,
-            realm_id: this.realmId,
-            sender_id: sender,
-            stream_id: recipient.type === RecipientType.STREAM ? recipient.typeId : null,
-            topic: recipient.type === RecipientType.STREAM ? str(m(message, "subject")) : "",
-            dm_key: recipient.type === RecipientType.GROUP ? recipient.key : recipient.type === RecipientType.PERSONAL ? dmKey([sender, recipient.typeId]) : "",
-            content,
-            rendered_content: rendered,
-            date_sent: ms(m(message, "date_sent") ?? message["pub_date"]),
-            last_edit_time: msOrNull(m(message, "last_edit_time")),
-            edit_history: history,
-            has_link: bit(m(message, "has_link")),
-            has_image: bit(m(message, "has_image")),
-            has_attachment: bit(m(message, "has_attachment")),
-            is_me_message: content.startsWith("/me ") && rendered.startsWith("<p>/me ") ? 1 : 0,
-            client: this.clients.get(int(m(message, "sending_client"))) ?? "Zulip import",
-            recipient_id: recipientId,
-            last_moved_time: lastMoved(history),
-          },
-          flags.get(id) ?? new Map(),
-          [],
-          [],
-        );
-        this.result.messages++;
-        progress.advance();
-      }
-      if (this.result.messages - collectedAt >= COLLECT_EVERY) {
-        collectedAt = this.result.messages;
-        (globalThis as { gc?: () => void }).gc?.();
-      }
-    }
-    await batch.finish();
-    progress.finish();
-  }
-
   /** Reactions and submessages (realm.json holds them for every message). */
   private async importMessageTables(): Promise<void> {
     const r = this.fields.reader("zerver_reaction");
@@ -572,98 +442,6 @@ class ZulipImport {
     await this.insert("scheduled_message", scheduled);
   }
 
-  // Files ------------------------------------------------------------------------------------
-
-  private async importAttachments(): Promise<void> {
-    const tables = await this.archive.tables("attachment.json", false);
-    for (const [table, rows] of Object.entries(tables)) this.fields.saw(table, rows);
-    const a = this.fields.reader("zerver_attachment");
-    const attachments = tables["zerver_attachment"] ?? [];
-    for (const row of attachments) for (const field of ["scheduled_messages", "realm"]) a(row, field);
-    await this.insert(
-      "attachment",
-      attachments.map((row) => ({
-        id: int(a(row, "id")),
-        realm_id: this.realmId,
-        owner_id: int(a(row, "owner")),
-        path_id: str(a(row, "path_id")),
-        file_name: str(a(row, "file_name")),
-        size: int(a(row, "size")),
-        content_type: str(a(row, "content_type")) || "application/octet-stream",
-        create_time: ms(a(row, "create_time")),
-        is_realm_public: bitOrNull(a(row, "is_realm_public")),
-        is_web_public: bitOrNull(a(row, "is_web_public")),
-      })),
-    );
-    const links: Rec[] = [];
-    for (const row of attachments) {
-      const messages = a(row, "messages");
-      if (Array.isArray(messages)) for (const messageId of messages) links.push({ attachment_id: int(row["id"]), message_id: int(messageId) });
-    }
-    await this.insert("attachment_message", links);
-    for (const record of await this.archive.records("uploads")) {
-      const pathId = str(record["path"] ?? record["s3_path"]);
-      if (await this.store(`uploads/${pathId}`, pathId)) this.result.files++;
-    }
-  }
-
-  private async store(entry: string, key: string): Promise<boolean> {
-    const source = await this.archive.stream(entry);
-    if (!source) return false;
-    this.stored.push(key);
-    await this.ctx.files.put(key, source);
-    return true;
-  }
-
-  private async importAvatarsEmojiIcons(): Promise<void> {
-    // Exports hold each avatar's original and 100 px PNG; the 500 px one is made again here (as Zulip's importer does).
-    const made = new Map<string, Set<string>>();
-    for (const record of await this.archive.records("avatars")) {
-      const file = str(record["path"] ?? record["s3_path"]);
-      const user = this.users.get(int(record["user_profile_id"]));
-      const suffix = /(\.original|-medium\.png|\.png)$/.exec(file)?.[1];
-      if (!user || !suffix) continue;
-      const key = `user_avatars/${avatarHash(user)}`;
-      if (!(await this.store(`avatars/${file}`, `${key}${suffix}`))) continue;
-      this.result.files++;
-      made.set(key, (made.get(key) ?? new Set()).add(suffix));
-    }
-    for (const [key, suffixes] of made) {
-      if (!suffixes.has(".original")) continue;
-      const original = await this.ctx.files.get(`${key}.original`);
-      if (!original) continue;
-      const chunks: Buffer[] = [];
-      for await (const chunk of original) chunks.push(Buffer.from(chunk as Uint8Array));
-      const data = Buffer.concat(chunks);
-      const sizes: [string, number][] = [["-medium.png", MEDIUM_AVATAR_SIZE], [".png", AVATAR_SIZE]];
-      for (const [suffix, size] of sizes) {
-        if (suffixes.has(suffix)) continue;
-        // An image the resizer cannot read keeps only what the export held.
-        const resized = await resizeAvatar(data, size).catch(() => undefined);
-        if (!resized) continue;
-        this.stored.push(`${key}${suffix}`);
-        await this.ctx.files.put(`${key}${suffix}`, Readable.from([resized]));
-      }
-    }
-    for (const record of await this.archive.records("emoji")) {
-      const relative = str(record["path"] ?? record["s3_path"]);
-      const fileName = str(record["file_name"]) || path.basename(relative);
-      const source = await this.archive.stream(`emoji/${relative}`);
-      if (!source || fileName.includes("/") || fileName.startsWith(".")) continue;
-      const target = emojiFilePath(this.ctx.config.dataDir, this.realmId, fileName);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      this.localFiles.push(target);
-      await fs.writeFile(target, source);
-      this.result.files++;
-    }
-    for (const record of await this.archive.records("realm_icons")) {
-      const relative = str(record["path"] ?? record["s3_path"]);
-      const file = path.basename(relative);
-      if (!/^(night_)?(icon|logo)\.(png|original)$/.test(file)) continue;
-      if (await this.store(`realm_icons/${relative}`, realmBrandingKey(this.realmId, file))) this.result.files++;
-    }
-  }
-
   /** PostgreSQL: each id sequence continues above the imported ids (SQLite does so by itself). */
   private async moveSequences(): Promise<void> {
     if (this.ctx.store.dialect !== "postgres") return;
@@ -671,23 +449,5 @@ class ZulipImport {
       const quoted = `"${table}"`;
       await sql`select setval(pg_get_serial_sequence(${quoted}, 'id'), (select coalesce(max(id), 0) + 1 from ${sql.table(table)}), false)`.execute(this.tx);
     }
-  }
-}
-
-/** When a message was last moved: the newest edit-history entry that changed its topic or channel. */
-function lastMoved(history: string | null): number | null {
-  if (!history) return null;
-  try {
-    const entries: unknown = JSON.parse(history);
-    if (!Array.isArray(entries)) return null;
-    let latest: number | null = null;
-    for (const entry of entries) {
-      if (typeof entry !== "object" || entry === null) continue;
-      const e = entry as Rec;
-      if (("prev_topic" in e || "prev_stream" in e) && typeof e["timestamp"] === "number") latest = Math.max(latest ?? 0, Math.round(e["timestamp"] * 1000));
-    }
-    return latest;
-  } catch {
-    return null;
   }
 }

@@ -66,7 +66,7 @@ export const presenceEndpoints = [
     async handler({ ctx, user }) {
       const realm = await ctx.realms.get(user.realm_id);
       const disabled = realmProp(realm, "presence_disabled") === true;
-      const { presences } = await realmPresences(ctx, user, { modern: false, lastUpdateId: undefined }, disabled);
+      const { presences } = await realmPresences(ctx, user, { modern: false, lastUpdateId: undefined, asText: true }, disabled);
       return { presences, server_timestamp: ctx.clock.now() / 1000 };
     },
   }),

@@ -111,6 +111,8 @@ export async function registerQueue(
 ): Promise<Record<string, unknown>> {
   const options = queueOptions(user, reg);
   const queue = ctx.queues.create(options);
+  // Durable before the client learns the queue's id (a crash after this keeps the queue).
+  const registered = ctx.durable?.register(queue);
   const stateOptions: StateOptions = {
     clientGravatar: reg.clientGravatar,
     slimPresence: reg.slimPresence,
@@ -123,5 +125,6 @@ export async function registerQueue(
   const state = await fetchState(ctx, user, fetchTypes, stateOptions);
   const arrived = [...queue.events];
   applyEvents(state, arrived as unknown as AppEvent[], user, stateOptions);
+  await registered;
   return { queue_id: queue.id, last_event_id: arrived.length > 0 ? arrived[arrived.length - 1]!.id : -1, ...state };
 }

@@ -285,3 +285,56 @@ describe("a deactivated user's queues", () => {
     await server.as("iago").post(`/users/${server.users.othello.id}/reactivate`);
   });
 });
+
+describe("GET /events answered before the framework's routing", () => {
+  const auth = () => "Basic " + Buffer.from(`hamlet@zulip.com:${server.users.hamlet.api_key}`).toString("base64");
+  /** A raw GET /events: its status, content type and exact body. An encoded `-` (`%2D`) sends the call the framework's way. */
+  const raw = async (query: string) => {
+    const res = await fetch(`${server.url}/api/v1/events?${query}`, { headers: { authorization: auth() } });
+    return { status: res.status, type: res.headers.get("content-type"), length: res.headers.get("content-length"), body: await res.text() };
+  };
+
+  it("answers events ready now exactly as the framework does", async () => {
+    const queueId = await register(server.as("hamlet"));
+    await typeTo(server.users.hamlet.id);
+    await delivered(server, server.users.hamlet.id, queueId, 1);
+    const lean = await raw(`queue_id=${queueId}&last_event_id=-1&dont_block=true`);
+    const framework = await raw(`queue_id=${queueId}&last_event_id=%2D1&dont_block=true`);
+    expect(lean).toEqual(framework);
+    expect(lean.type).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(lean.body)).toEqual(success({ events: [expect.objectContaining({ type: "typing", op: "start", id: 0 })] }));
+    expect(await raw(`queue_id=${queueId}&last_event_id=0&dont_block=true`)).toEqual(await raw(`queue_id=${queueId}&last_event_id=%30&dont_block=true`));
+  });
+
+  it("answers a long-poll exactly as the framework does, the shared event spliced in", async () => {
+    const leanQueue = await register(server.as("hamlet"));
+    const frameworkQueue = await register(server.as("hamlet"));
+    const lean = raw(`queue_id=${leanQueue}&last_event_id=-1`);
+    const framework = raw(`queue_id=${frameworkQueue}&last_event_id=%2D1`);
+    await parked(leanQueue);
+    await parked(frameworkQueue);
+    await typeTo(server.users.hamlet.id);
+    const [a, b] = await Promise.all([lean, framework]);
+    expect(a).toEqual({ ...b, body: b.body.replace(frameworkQueue, leanQueue) });
+    expect(JSON.parse(a.body)).toEqual(success({ events: [expect.objectContaining({ type: "typing", id: 0 })], queue_id: leanQueue }));
+  });
+
+  it("gives the framework's errors, for refusals it hands over and for a queue gone while the poll waited", async () => {
+    const queueId = await register(server.as("hamlet"));
+    await typeTo(server.users.hamlet.id);
+    await delivered(server, server.users.hamlet.id, queueId, 1);
+    await raw(`queue_id=${queueId}&last_event_id=0&dont_block=true`);
+    const pruned = await raw(`queue_id=${queueId}&last_event_id=-1&dont_block=true`);
+    expect(pruned.status).toBe(400);
+    expect(JSON.parse(pruned.body)).toEqual(error("An event newer than -1 has already been pruned!"));
+    expect(await raw(`queue_id=${queueId}&last_event_id=7`)).toEqual(await raw(`queue_id=${queueId}&last_event_id=%37`));
+    expect(JSON.parse((await raw(`queue_id=${queueId}&last_event_id=7`)).body)).toEqual(error("Event 7 was not in this queue"));
+    const unknown = await raw(`queue_id=nope&last_event_id=-1`);
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body)).toEqual(error("Bad event queue ID: nope", "BAD_EVENT_QUEUE_ID", { queue_id: "nope" }));
+    const poll = raw(`queue_id=${queueId}&last_event_id=0`);
+    await parked(queueId);
+    await server.as("hamlet").delete("/events", { queue_id: queueId });
+    expect(JSON.parse((await poll).body)).toEqual(success({ events: [], queue_id: queueId }));
+  });
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { write } from "../../src/context.js";
 import { error } from "../harness/client.js";
 import { queuesOf, startServer, type TestServer } from "../harness/server.js";
 
@@ -76,7 +77,8 @@ describe("POST /register", () => {
         if (raced || ctx.queues.ofUser(hamlet.id).length === queuesBefore) return original(id);
         raced = true;
         for (const undo of restore) undo();
-        void ctx.bus.publish({ events: [{ event: { type: "realm_user", op: "update", person: { user_id: server.users.shiva.id, full_name: "Shiva Raced" } }, userIds: [hamlet.id] }], changes: [] });
+        // A commit, as an action makes it, done while the state is being read.
+        await write(ctx, async (_tx, outbox) => outbox.send({ type: "realm_user", op: "update", person: { user_id: server.users.shiva.id, full_name: "Shiva Raced" } }, [hamlet.id]));
         return original(id);
       };
     }

@@ -83,6 +83,41 @@ describe("POST /users/me/presence", () => {
     expect(one.body.presence_last_update_id).toBe(seen + 1);
   });
 
+  it("answers changes since any id after many changes, and leaves out a user deactivated meanwhile", async () => {
+    const { hamlet, cordelia, iago } = server.users;
+    const others = ["hamlet", "cordelia", "iago"] as const;
+    // A minute apart, each ping is a change: 40 rounds of 3 fill several blocks of kept answer text.
+    let roundStart = (await ping("othello", { status: "active", last_update_id: -1 })).body.presence_last_update_id as number;
+    for (let round = 0; round < 40; round++) {
+      server.clock.advance(60);
+      for (const who of others) await ping(who, { status: "active", ping_only: true });
+      const res = await ping("othello", { status: "idle", slim_presence: true, last_update_id: roundStart });
+      const t = now();
+      expect(res.body.presences).toEqual({
+        [String(hamlet.id)]: { active_timestamp: t, idle_timestamp: t },
+        [String(cordelia.id)]: { active_timestamp: t, idle_timestamp: t },
+        [String(iago.id)]: { active_timestamp: t, idle_timestamp: t },
+        [String(server.users.othello.id)]: expect.objectContaining({ idle_timestamp: t }),
+      });
+      expect(res.body.presence_last_update_id).toBe(roundStart + 4);
+      // Since hamlet's change: the other two and othello.
+      const later = await ping("othello", { status: "idle", last_update_id: roundStart + 1 });
+      expect(Object.keys(later.body.presences).sort()).toEqual([cordelia.id, iago.id, server.users.othello.id].map(String).sort());
+      expect(later.body.presence_last_update_id).toBe(roundStart + 4);
+      // Since the first id: the whole log, through its whole blocks, as the full answer has it.
+      const full = await ping("othello", { status: "idle", slim_presence: true });
+      const sinceFirst = await ping("othello", { status: "idle", last_update_id: 1 });
+      expect(sinceFirst.body.presences).toEqual(full.body.presences);
+      expect(sinceFirst.body.presence_last_update_id).toBe(full.body.presence_last_update_id);
+      roundStart += 4;
+    }
+    expect((await server.as("iago").delete(`/users/${cordelia.id}`)).status).toBe(200);
+    const without = await ping("othello", { status: "idle", slim_presence: true, last_update_id: roundStart - 4 });
+    expect(Object.keys(without.body.presences).sort()).toEqual([hamlet.id, iago.id, server.users.othello.id].map(String).sort());
+    expect(without.body.presence_last_update_id).toBe(roundStart);
+    expect((await server.as("iago").post(`/users/${cordelia.id}/reactivate`)).status).toBe(200);
+  });
+
   it("answers the legacy format without slim_presence or last_update_id", async () => {
     const res = await ping("othello", { status: "active" });
     const entry = res.body.presences[server.users.hamlet.email];

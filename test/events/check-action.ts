@@ -97,7 +97,7 @@ export async function checkAction(
  * Order-insensitive lists, as Zulip's own test normalises them: lists of objects sorted by their
  * id key (user_id, stream_id, id…), lists of scalars left as they are (their order is meaningful).
  */
-function normalize(value: unknown): unknown {
+export function normalize(value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = value.map(normalize);
     const key = ID_KEYS.find((k) => items.length > 0 && items.every((i) => typeof i === "object" && i !== null && typeof (i as Json)[k] === "number"));
@@ -111,19 +111,19 @@ function normalize(value: unknown): unknown {
 
 const ID_KEYS = ["user_id", "stream_id", "id", "draft_id"];
 
-function strip(body: Json, volatile: string[] = []): Record<string, unknown> {
+export function strip(body: Json, volatile: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = { ...body };
   for (const key of ["result", "msg", ...QUEUE_KEYS, ...ALWAYS_VOLATILE, ...volatile]) delete out[key];
   return out;
 }
 
-function withoutId(event: Json): AppEvent {
+export function withoutId(event: Json): AppEvent {
   const { id: _id, ...rest } = event;
   return rest;
 }
 
 /** The StateOptions the server derived from the same /register parameters. */
-function stateOptions(params: Record<string, ParamValue>): StateOptions {
+export function stateOptions(params: Record<string, ParamValue>): StateOptions {
   const flag = (name: string, fallback: boolean) => (typeof params[name] === "boolean" ? (params[name] as boolean) : fallback);
   const subscribers = params.include_subscribers;
   return {

@@ -21,6 +21,7 @@ import { m022OutgoingMail } from "./022-outgoing-mail.js";
 import { m023MessageImageUrls } from "./023-message-image-urls.js";
 import { m026Exports } from "./026-exports.js";
 import { m027UserRealmRole } from "./027-user-realm-role.js";
+import { m028EventLog } from "./028-event-log.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "023-message-image-urls": m023MessageImageUrls,
   "026-exports": m026Exports,
   "027-user-realm-role": m027UserRealmRole,
+  "028-event-log": m028EventLog,
 };

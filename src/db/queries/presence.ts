@@ -10,31 +10,26 @@ export function presenceRowsOfRealm(db: Db, realmId: number): Promise<PresenceRo
   return db.selectFrom("presence").selectAll().where("realm_id", "=", realmId).execute();
 }
 
-/** Writes rows (insert or replace), in one statement per row inside the caller's transaction. */
+/** Rows per statement: five values each, well under every dialect's limit on parameters. */
+const UPSERT_CHUNK = 500;
+
+/**
+ * Writes rows (insert, or replace an older change: in a cluster two processes may write one
+ * user's row, and the later change wins whichever write lands last), a few hundred per statement,
+ * inside the caller's transaction.
+ */
 export async function upsertPresenceRows(db: Db, rows: readonly PresenceRow[]): Promise<void> {
-  for (const row of rows) {
+  for (let at = 0; at < rows.length; at += UPSERT_CHUNK) {
     await db
       .insertInto("presence")
-      .values(row)
+      .values(rows.slice(at, at + UPSERT_CHUNK))
       .onConflict((oc) =>
-        oc.column("user_id").doUpdateSet({
-          last_active_time: row.last_active_time,
-          last_connected_time: row.last_connected_time,
-          last_update_id: row.last_update_id,
-        }),
+        oc.column("user_id").doUpdateSet((eb) => ({
+          last_active_time: eb.ref("excluded.last_active_time"),
+          last_connected_time: eb.ref("excluded.last_connected_time"),
+          last_update_id: eb.ref("excluded.last_update_id"),
+        })).where("presence.last_update_id", "<", (eb) => eb.ref("excluded.last_update_id")),
       )
       .execute();
   }
-}
-
-/** How many active users a realm has (presence events are skipped above a limit); system bots are not members. */
-export async function activeUserCount(db: Db, realmId: number): Promise<number> {
-  const row = await db
-    .selectFrom("user")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("realm_id", "=", realmId)
-    .where("is_active", "=", 1)
-    .where("is_system_bot", "=", 0)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
