@@ -85,7 +85,7 @@ export class DurableQueues {
     let next = 0;
     // A queue takes part from the first entry after its position on.
     const joinUpTo = (seq: number) => {
-      for (; next < rows.length && rows[next]!.pos < seq; next++) this.registry.insert(EventQueue.restore(rows[next]!.saved));
+      for (; next < rows.length && rows[next]!.pos < seq; next++) this.registry.insert(rows[next]!.saved);
     };
     let replayed = 0;
     if (rows.length > 0) {
@@ -131,9 +131,14 @@ export class DurableQueues {
   release(seq: number, commit: Commit): Promise<void> {
     return new Promise<void>((resolve) => {
       this.waiting.set(seq, () => {
-        const published = this.inner.publish(commit);
-        if (published) void published.then(resolve);
-        else resolve();
+        let published: void | Promise<void> = undefined;
+        try {
+          published = this.inner.publish(commit);
+        } finally {
+          // A listener that throws is logged by drain; the writer still gets its answer.
+          if (published) void published.then(resolve);
+          else resolve();
+        }
       });
       this.drain();
     });
@@ -223,8 +228,11 @@ export class DurableQueues {
     let delivered: void | Promise<void> = undefined;
     await new Promise<void>((resolve) => {
       this.waiting.set(seq, () => {
-        delivered = deliver();
-        resolve();
+        try {
+          delivered = deliver();
+        } finally {
+          resolve();
+        }
       });
       this.drain();
     });

@@ -87,10 +87,10 @@ export class QueueRegistry {
     return [...this.byId.values()];
   }
 
-  /** Takes a rebuilt queue as it is (events/durable.ts); false if one with its id is here. */
-  insert(queue: EventQueue): boolean {
-    if (this.byId.has(queue.id)) return false;
-    this.add(queue);
+  /** Takes back a saved queue as it was (events/durable.ts), sharing its options like a new one's; false if one with its id is here. */
+  insert(saved: SavedQueue): boolean {
+    if (this.byId.has(saved.id)) return false;
+    this.add(EventQueue.restore({ ...saved, options: keptOptions(saved.options) }));
     return true;
   }
 
@@ -132,8 +132,7 @@ export class QueueRegistry {
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
     // Clients register with the same few lists and capabilities: queues share one copy of each.
-    const kept = { ...options, eventTypes: options.eventTypes && interned(options.eventTypes), narrow: interned(options.narrow), capabilities: interned(options.capabilities) };
-    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, kept, this.clock.now());
+    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, keptOptions(options), this.clock.now());
     this.add(queue);
     return queue;
   }
@@ -319,6 +318,11 @@ export class QueueRegistry {
 /** Registration values many queues share, by their JSON (bounded: past it, values are kept as they come). */
 const sharedValues = new Map<string, unknown>();
 const SHARED_VALUES_MAX = 1000;
+
+/** `options` with the lists and capabilities many queues share replaced by one shared copy. */
+function keptOptions(options: QueueOptions): QueueOptions {
+  return { ...options, eventTypes: options.eventTypes && interned(options.eventTypes), narrow: interned(options.narrow), capabilities: interned(options.capabilities) };
+}
 
 function interned<T extends object>(value: T): T {
   const key = JSON.stringify(value);
