@@ -223,10 +223,12 @@ export function leanEvents(ctx: AppContext, done: LeanDone): (req: IncomingMessa
       done(req, ROUTE, 200, startedAt, userId);
       return true;
     }
-    // The poll has read its headers; Node would keep them twice (raw and parsed) for the whole wait.
+    // The poll has read its URL and headers; Node would keep them (the headers twice, raw and
+    // parsed) for the whole wait. The log line names the route, and the forwarded address is kept.
     const forwarded = headers["x-forwarded-for"];
     req.headers = forwarded === undefined ? NO_HEADERS : { "x-forwarded-for": forwarded };
     req.rawHeaders.length = 0;
+    req.url = ROUTE;
     const poll = new LeanPoll(server, queue, res, startedAt);
     parked.set(res, poll);
     res.on("close", onLeanClose);
