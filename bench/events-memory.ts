@@ -2,13 +2,16 @@
  * Memory and /register cost of event queues, on a server in a child process (this script with
  * `--serve`): an organisation of 1,000 users and 200 channels (each user subscribed to 20).
  * Prints the /register p50/p99 (full initial state), then RSS before and after 10,000 idle
- * queues each with an open long-poll, and the bytes per queue.
+ * queues each with an open long-poll, and the bytes per queue, beside a naive server measured the
+ * same way in the same run (bare node:http in a child with the same flags, keeping each parked
+ * response and an empty event list per queue): what Node itself costs per parked request.
  *
  *   npx vite-node bench/events-memory.ts [users=1000] [queues=10000] [channels=200]
  *
  * ROOKERY_BENCH_SHORT=1: 20 users, 50 queues, 5 channels, 10 /register calls.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -76,7 +79,7 @@ async function serve(users: number, channels: number): Promise<void> {
   const auth = (u: { delivery_email: string; api_key: string }) => basicAuth(u.delivery_email, u.api_key);
   process.on("message", (msg) => {
     if (msg === "stats") {
-      const waiting = all.reduce((n, u) => n + app.ctx.queues.ofUser(u.id).filter((q) => q.isWaiting()).length, 0);
+      const waiting = app.ctx.queues.waitingPolls();
       process.send?.({ queues: app.ctx.queues.size(), waiting, heap: process.memoryUsage().heapUsed });
     }
     if (msg === "gc") {
@@ -114,13 +117,18 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function main(): Promise<void> {
-  const users = sized(process.argv[2], 1000, 20);
-  const queues = sized(process.argv[3], 10000, 50);
-  const channels = sized(process.argv[4], 200, 5);
+/** A server child this script started, with its IPC questions. */
+interface Child {
+  child: ChildProcess;
+  port: number;
+  auths: string[];
+  ask(what: string): Promise<Stats>;
+}
+
+async function startChild(args: string[]): Promise<Child> {
   const bin = path.resolve(path.dirname(SCRIPT), "../node_modules/.bin/vite-node");
   // Spawned under the server's flags itself: a re-run would lose the IPC channel.
-  const child: ChildProcess = spawn(process.execPath, [...serverFlags(), fs.realpathSync(bin), SCRIPT, "--", "--serve", String(users), String(channels)], {
+  const child: ChildProcess = spawn(process.execPath, [...serverFlags(), fs.realpathSync(bin), SCRIPT, "--", ...args], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, ...serverEnv(), NODE_OPTIONS: "--expose-gc" },
   });
@@ -134,7 +142,36 @@ async function main(): Promise<void> {
       child.once("message", (msg) => resolve(msg as Stats));
       child.send(what);
     });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: queues + 10, maxFreeSockets: queues + 10 });
+  return { child, ...ready, ask };
+}
+
+/** The naive baseline: bare node:http keeping each parked poll's response and an empty event list. */
+async function serveNaive(): Promise<void> {
+  const parked = new Map<string, { res: http.ServerResponse; events: unknown[] }>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    const queueId = url.searchParams.get("queue_id") ?? "";
+    if (req.headers.authorization === undefined) res.writeHead(401).end();
+    else parked.set(queueId, { res, events: [] });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.on("message", (msg) => {
+    if (msg === "stats") process.send?.({ queues: parked.size, waiting: parked.size, heap: process.memoryUsage().heapUsed });
+    if (msg === "gc") {
+      globalThis.gc?.();
+      process.send?.({ queues: parked.size, waiting: parked.size, heap: process.memoryUsage().heapUsed });
+    }
+    if (msg === "exit") {
+      for (const { res } of parked.values()) res.end("{}");
+      server.close(() => process.exit(0));
+    }
+  });
+  const address = server.address();
+  process.send?.({ ready: { port: typeof address === "object" && address ? address.port : 0, auths: [] } });
+}
+
+function client(maxSockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   const request = (url: string, method: string, headers: Record<string, string>, body?: string) =>
     new Promise<string>((resolve, reject) => {
       const req = http.request(url, { method, agent, headers }, (res) => {
@@ -145,12 +182,65 @@ async function main(): Promise<void> {
       req.on("error", reject);
       req.end(body);
     });
-  const base = `http://127.0.0.1:${ready.port}/api/v1`;
+  return { agent, request };
+}
+
+/** What parking the polls cost a server: bytes per poll, of RSS and of JavaScript heap. */
+interface Cost {
+  stats: Stats;
+  rss: number;
+  heap: number;
+  rssBefore: number;
+  rssAfter: number;
+}
+
+/**
+ * Opens one long-poll per cursor (in batches: 10,000 at once overflow the listen backlog and get
+ * reset), waits until the server holds them all, and measures; `register` makes the queues first.
+ */
+async function parkPolls(server: Child, request: ReturnType<typeof client>["request"], count: number, register: (i: number) => Promise<{ auth: string; queueId: string }>): Promise<{ cost: Cost; polls: Promise<string>[] }> {
+  const base = `http://127.0.0.1:${server.port}/api/v1`;
+  const heapBefore = (await server.ask("gc")).heap;
+  await sleep(500);
+  const rssBefore = rssMb(server.child.pid!);
+  const cursors: { auth: string; queueId: string }[] = [];
+  for (let i = 0; i < count; i++) cursors.push(await register(i));
+  const polls: Promise<string>[] = [];
+  let stats = await server.ask("stats");
+  for (let start = 0; start < cursors.length; start += 500) {
+    for (const c of cursors.slice(start, start + 500)) {
+      polls.push(request(`${base}/events?queue_id=${c.queueId}&last_event_id=-1`, "GET", { authorization: c.auth }));
+    }
+    while (stats.waiting < polls.length) {
+      await sleep(50);
+      stats = await server.ask("stats");
+    }
+  }
+  const heapAfter = (await server.ask("gc")).heap;
+  if (process.env.MEMORY_SNAPSHOT && server.auths.length > 0) await server.ask("snapshot");
+  await sleep(500);
+  const rssAfter = rssMb(server.child.pid!);
+  return { cost: { stats, rss: ((rssAfter - rssBefore) * 1024 * 1024) / count, heap: (heapAfter - heapBefore) / count, rssBefore, rssAfter }, polls };
+}
+
+async function stop(server: Child, polls: Promise<string>[]): Promise<void> {
+  server.child.send("exit");
+  await Promise.allSettled(polls);
+  await new Promise((r) => server.child.once("exit", r));
+}
+
+async function main(): Promise<void> {
+  const users = sized(process.argv[2], 1000, 20);
+  const queues = sized(process.argv[3], 10000, 50);
+  const channels = sized(process.argv[4], 200, 5);
+  const rookery = await startChild(["--serve", String(users), String(channels)]);
+  const { agent, request } = client(queues + 10);
+  const base = `http://127.0.0.1:${rookery.port}/api/v1`;
 
   // /register with the full initial state, as a client starting up asks for it.
   const times: number[] = [];
   for (let i = 0; i < (SHORT ? 10 : 200); i++) {
-    const auth = ready.auths[(i * 7) % ready.auths.length]!;
+    const auth = rookery.auths[(i * 7) % rookery.auths.length]!;
     const t0 = performance.now();
     const text = await request(`${base}/register`, "POST", { ...FORM, authorization: auth }, "client_capabilities=" + encodeURIComponent('{"notification_settings_null":true}'));
     times.push(performance.now() - t0);
@@ -158,47 +248,38 @@ async function main(): Promise<void> {
     await request(`${base}/events?queue_id=${queueId}`, "DELETE", { authorization: auth });
   }
   times.sort((a, b) => a - b);
-  const full = await request(`${base}/register`, "POST", { ...FORM, authorization: ready.auths[1]! }, "");
+  const full = await request(`${base}/register`, "POST", { ...FORM, authorization: rookery.auths[1]! }, "");
   const stateBytes = full.length;
-  await request(`${base}/events?queue_id=${(JSON.parse(full) as { queue_id: string }).queue_id}`, "DELETE", { authorization: ready.auths[1]! });
+  await request(`${base}/events?queue_id=${(JSON.parse(full) as { queue_id: string }).queue_id}`, "DELETE", { authorization: rookery.auths[1]! });
 
-  const heapBefore = (await ask("gc")).heap;
-  await sleep(500);
-  const before = rssMb(child.pid!);
-  const cursors: { auth: string; queueId: string }[] = [];
-  for (let i = 0; i < queues; i++) {
-    const auth = ready.auths[i % ready.auths.length]!;
+  const measured = await parkPolls(rookery, request, queues, async (i) => {
+    const auth = rookery.auths[i % rookery.auths.length]!;
     const text = await request(`${base}/register`, "POST", { ...FORM, authorization: auth }, "fetch_event_types=%5B%5D&event_types=%5B%22message%22%5D");
-    cursors.push({ auth, queueId: (JSON.parse(text) as { queue_id: string }).queue_id });
-  }
-  // Connections are opened in batches: 10,000 at once overflow the listen backlog and get reset.
-  const polls: Promise<string>[] = [];
-  let stats = await ask("stats");
-  for (let start = 0; start < cursors.length; start += 500) {
-    for (const c of cursors.slice(start, start + 500)) {
-      polls.push(request(`${base}/events?queue_id=${c.queueId}&last_event_id=-1`, "GET", { authorization: c.auth }));
-    }
-    while (stats.waiting < polls.length) {
-      await sleep(50);
-      stats = await ask("stats");
-    }
-  }
-  const heapAfter = (await ask("gc")).heap;
-  if (process.env.MEMORY_SNAPSHOT) await ask("snapshot");
-  await sleep(500);
-  const after = rssMb(child.pid!);
+    return { auth, queueId: (JSON.parse(text) as { queue_id: string }).queue_id };
+  });
+  const auths = rookery.auths;
+  await stop(rookery, measured.polls);
+  agent.destroy();
 
+  // The naive server parks the same requests (the same URLs' length and the same headers).
+  const naive = await startChild(["--serve-naive"]);
+  const naiveClient = client(queues + 10);
+  const baseline = await parkPolls(naive, naiveClient.request, queues, async (i) => ({ auth: auths[i % auths.length]!, queueId: randomUUID() }));
+  await stop(naive, baseline.polls);
+  naiveClient.agent.destroy();
+
+  const { cost } = measured;
   console.log(`organisation: ${users} users, ${channels} channels; /register response ${(stateBytes / 1024).toFixed(0)} KiB`);
   console.log(`/register (full state)  p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms   p99 ${times[Math.floor(times.length * 0.99)]!.toFixed(1)} ms   (target p50 ≤ 30 ms)`);
-  console.log(`RSS before queues ${before.toFixed(0)} MB; with ${stats.queues} queues and ${stats.waiting} open polls ${after.toFixed(0)} MB (target ≤ 400 MB)`);
-  console.log(`per queue with its open poll: ${(((after - before) * 1024 * 1024) / queues).toFixed(0)} bytes (target ≤ 5 KB), of which JavaScript heap ${((heapAfter - heapBefore) / queues).toFixed(0)} bytes`);
-
-  child.send("exit");
-  await Promise.allSettled(polls);
-  agent.destroy();
-  await new Promise((r) => child.once("exit", r));
+  console.log(`RSS before queues ${cost.rssBefore.toFixed(0)} MB; with ${cost.stats.queues} queues and ${cost.stats.waiting} open polls ${cost.rssAfter.toFixed(0)} MB (target ≤ 400 MB)`);
+  const row = (name: string, c: Cost) => `${name.padEnd(8)} ${(c.rss / 1024).toFixed(2).padStart(6)} KB RSS   ${(c.heap / 1024).toFixed(2).padStart(6)} KB JavaScript heap`;
+  console.log(`per idle queue with its open poll (target ≤ 5 KB):`);
+  console.log(row("rookery", cost));
+  console.log(row("naive", baseline.cost));
+  console.log(`rookery/naive: RSS ${(cost.rss / baseline.cost.rss).toFixed(2)}, heap ${(cost.heap / baseline.cost.heap).toFixed(2)}`);
 }
 
 const serveAt = process.argv.indexOf("--serve");
 if (serveAt >= 0) await serve(Number(process.argv[serveAt + 1]), Number(process.argv[serveAt + 2]));
+else if (process.argv.includes("--serve-naive")) await serveNaive();
 else await main();

@@ -153,8 +153,16 @@ async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, st
     await tracing;
     await page.goto(`${listening}/#narrow/channel/${streamId}-bench`);
     app.push(await painted(page));
-    if (tracing) printTrace(await browser.stopTracing());
-    if (process.env.ROOKERY_BENCH_PROFILE) printProfile(((await cdp.send("Profiler.stop")) as { profile: Profile }).profile);
+    if (tracing) {
+      const trace = await browser.stopTracing();
+      if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-${run}.json`, trace);
+      printTrace(trace);
+    }
+    if (process.env.ROOKERY_BENCH_PROFILE) {
+      const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
+      if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-${run}.cpuprofile`, JSON.stringify(profile));
+      printProfile(profile);
+    }
     if (process.env.ROOKERY_BENCH_DEBUG) {
       console.log(
         await page.evaluate(() =>

@@ -98,7 +98,12 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   // Loaded only in cluster mode: one process never pays for the Redis client.
   const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues, clock);
   if (cluster) queues.idOwner = cluster.processId;
-  const bus = options.bus ?? cluster?.bus ?? localBus();
+  const inner = options.bus ?? cluster?.bus ?? localBus();
+  // One server process keeps its queues through a crash in the database: once buildApp starts it,
+  // every event reaches the queues through the event log. Not in a cluster (queues are handed over
+  // through Redis) nor in the CLI (it relays its events to the server, which logs them).
+  const durable = options.bus === undefined && !cluster ? new DurableQueues(store, queues, inner, clock, log) : undefined;
+  const bus = durable?.bus ?? inner;
   const ctx: AppContext = {
     config,
     store,
@@ -106,6 +111,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     log,
     clock,
     bus,
+    ...(durable ? { durable } : {}),
     users: new UserCache(store.db),
     realms: new RealmCache(store.db),
     sessions: new SessionCache(store.db),
@@ -168,12 +174,6 @@ export async function createContext(config: Config, options: AppOptions = {}): P
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const ctx = await createContext(config, options);
   const { log, store } = ctx;
-  // One process keeps its queues through a crash in the database (in a cluster, queues are handed
-  // over through Redis instead); from here on every event reaches the queues through the event log.
-  if (!ctx.cluster) {
-    ctx.durable = new DurableQueues(store, ctx.queues, ctx.bus, ctx.clock, log);
-    ctx.bus = ctx.durable.bus;
-  }
   const bodyLimit = BODY_LIMIT_MIB * 1024 * 1024;
   const http = Fastify({
     logger: false,

@@ -57,7 +57,7 @@ export interface AppContext extends Caches {
   web: WebAssets;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
-  /** One server process: the event log that lets queues survive a crash (set by buildApp; absent in the CLI and in a cluster). */
+  /** One process: the event log that lets queues survive a crash (started by buildApp; absent in a cluster and when the CLI relays to a server). */
   durable?: DurableQueues;
   /** Cluster mode (ROOKERY_REDIS_URL): the shared stream, the other processes, leases; undefined for one process. */
   cluster?: Cluster;
@@ -71,7 +71,7 @@ export interface AppContext extends Caches {
 export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
   const started = performance.now();
-  const durable = ctx.durable;
+  const durable = ctx.durable?.active ? ctx.durable : undefined;
   // The commit's events go into the event log in the same transaction (durable.ts), numbered.
   const taken: number[] = [];
   let result: T;

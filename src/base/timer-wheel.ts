@@ -14,6 +14,7 @@ export class TimerWheel<T extends WheelItem> {
   private readonly buckets = new Map<number, Set<T>>();
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
+  private count = 0;
 
   constructor(private readonly fire: (item: T) => void) {}
 
@@ -26,6 +27,7 @@ export class TimerWheel<T extends WheelItem> {
     let bucket = this.buckets.get(due);
     if (!bucket) this.buckets.set(due, (bucket = new Set()));
     bucket.add(item);
+    this.count++;
     if (due < this.armedFor) this.arm(due);
   }
 
@@ -35,22 +37,21 @@ export class TimerWheel<T extends WheelItem> {
     if (due === 0) return;
     item.wheelDue = 0;
     const bucket = this.buckets.get(due);
-    if (!bucket) return;
-    bucket.delete(item);
+    if (!bucket?.delete(item)) return;
+    this.count--;
     if (bucket.size === 0) this.buckets.delete(due);
   }
 
-  /** Number of items waiting (for tests). */
+  /** Number of items waiting. */
   size(): number {
-    let n = 0;
-    for (const bucket of this.buckets.values()) n += bucket.size;
-    return n;
+    return this.count;
   }
 
   /** Drops every item and the timer. */
   stop(): void {
     for (const bucket of this.buckets.values()) for (const item of bucket) item.wheelDue = 0;
     this.buckets.clear();
+    this.count = 0;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.armedFor = Infinity;
@@ -70,6 +71,7 @@ export class TimerWheel<T extends WheelItem> {
     for (const [due, bucket] of this.buckets) {
       if (due > now) continue;
       this.buckets.delete(due);
+      this.count -= bucket.size;
       for (const item of bucket) {
         item.wheelDue = 0;
         this.fire(item);

@@ -47,6 +47,8 @@ export class DurableQueues {
   private heartbeats: EventQueue[] = [];
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
+  /** Set by `start`: until then (the CLI's contexts never start it) events pass through unlogged. */
+  active = false;
   /** The bus the rest of the server publishes on: it logs what it carries first. */
   readonly bus: EventBus;
 
@@ -71,6 +73,7 @@ export class DurableQueues {
   async start(): Promise<void> {
     const db = this.store.db;
     this.assigned = this.delivered = await highestLogPosition(db);
+    this.active = true;
     const rows = (await savedQueues(db)).flatMap((row) => {
       const saved = parseState(row.state);
       if (saved === undefined || saved.id !== row.id) {
@@ -82,7 +85,7 @@ export class DurableQueues {
     let next = 0;
     // A queue takes part from the first entry after its position on.
     const joinUpTo = (seq: number) => {
-      for (; next < rows.length && rows[next]!.pos < seq; next++) this.registry.insert(EventQueue.restore(rows[next]!.saved));
+      for (; next < rows.length && rows[next]!.pos < seq; next++) this.registry.insert(rows[next]!.saved);
     };
     let replayed = 0;
     if (rows.length > 0) {
@@ -128,9 +131,14 @@ export class DurableQueues {
   release(seq: number, commit: Commit): Promise<void> {
     return new Promise<void>((resolve) => {
       this.waiting.set(seq, () => {
-        const published = this.inner.publish(commit);
-        if (published) void published.then(resolve);
-        else resolve();
+        let published: void | Promise<void> = undefined;
+        try {
+          published = this.inner.publish(commit);
+        } finally {
+          // A listener that throws is logged by drain; the writer still gets its answer.
+          if (published) void published.then(resolve);
+          else resolve();
+        }
       });
       this.drain();
     });
@@ -198,7 +206,7 @@ export class DurableQueues {
 
   /** Events not from a write transaction: logged in a write of their own, then delivered in turn. */
   private publishLogged(commit: Commit): void | Promise<void> {
-    if (commit.events.length === 0) return this.inner.publish(commit);
+    if (commit.events.length === 0 || !this.active) return this.inner.publish(commit);
     return this.logThen({ e: commit.events }, () => this.inner.publish(commit));
   }
 
@@ -220,8 +228,11 @@ export class DurableQueues {
     let delivered: void | Promise<void> = undefined;
     await new Promise<void>((resolve) => {
       this.waiting.set(seq, () => {
-        delivered = deliver();
-        resolve();
+        try {
+          delivered = deliver();
+        } finally {
+          resolve();
+        }
       });
       this.drain();
     });

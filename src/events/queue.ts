@@ -36,7 +36,10 @@ export interface PollWaiter {
  * The JSON of a delivered event up to its id (`{…,"id":`), for events whose fields many queues
  * share: the registry serialises each such event once per shape, and a poll's answer splices it.
  */
-const sharedHeads = new WeakMap<DeliveredEvent, string>();
+const HEAD = Symbol("shared JSON head");
+
+/** A delivered event that carries its shared head (a hidden property: not serialised, not spread). */
+type WithHead = DeliveredEvent & { [HEAD]?: string };
 
 /** `events` as a JSON array, splicing the text shared between queues where there is one. */
 export function eventsJson(events: readonly DeliveredEvent[]): string {
@@ -44,7 +47,7 @@ export function eventsJson(events: readonly DeliveredEvent[]): string {
   let text = "[";
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!;
-    const head = sharedHeads.get(event);
+    const head = (event as WithHead)[HEAD];
     if (i > 0) text += ",";
     text += head === undefined ? JSON.stringify(event) : `${head}${event.id}}`;
   }
@@ -134,7 +137,7 @@ export class EventQueue {
     const delivered: DeliveredEvent = { ...event, id: this.nextId++ };
     const kind = joinableKind(delivered);
     if (kind === undefined) {
-      if (head !== undefined) sharedHeads.set(delivered, head);
+      if (head !== undefined) Object.defineProperty(delivered, HEAD, { value: head });
       this.events.push(delivered);
       return;
     }

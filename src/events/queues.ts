@@ -87,10 +87,10 @@ export class QueueRegistry {
     return [...this.byId.values()];
   }
 
-  /** Takes a rebuilt queue as it is (events/durable.ts); false if one with its id is here. */
-  insert(queue: EventQueue): boolean {
-    if (this.byId.has(queue.id)) return false;
-    this.add(queue);
+  /** Takes back a saved queue as it was (events/durable.ts), sharing its options like a new one's; false if one with its id is here. */
+  insert(saved: SavedQueue): boolean {
+    if (this.byId.has(saved.id)) return false;
+    this.add(EventQueue.restore({ ...saved, options: keptOptions(saved.options) }));
     return true;
   }
 
@@ -131,7 +131,8 @@ export class QueueRegistry {
 
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
-    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, options, this.clock.now());
+    // Clients register with the same few lists and capabilities: queues share one copy of each.
+    const queue = new EventQueue(this.idOwner === "" ? randomUUID() : randomUUID().slice(0, 24) + this.idOwner, keptOptions(options), this.clock.now());
     this.add(queue);
     return queue;
   }
@@ -179,11 +180,9 @@ export class QueueRegistry {
     return this.byId.size;
   }
 
-  /** Long-polls waiting on a queue (for the metrics). */
+  /** Long-polls waiting on a queue (for the metrics): each has its heartbeat on the wheel. */
   waitingPolls(): number {
-    let waiting = 0;
-    for (const queue of this.byId.values()) if (queue.isWaiting()) waiting++;
-    return waiting;
+    return this.heartbeats.size();
   }
 
   /** The queues owned by `userId`. */
@@ -314,6 +313,23 @@ export class QueueRegistry {
       queue.finish("gone");
     }
   }
+}
+
+/** Registration values many queues share, by their JSON (bounded: past it, values are kept as they come). */
+const sharedValues = new Map<string, unknown>();
+const SHARED_VALUES_MAX = 1000;
+
+/** `options` with the lists and capabilities many queues share replaced by one shared copy. */
+function keptOptions(options: QueueOptions): QueueOptions {
+  return { ...options, eventTypes: options.eventTypes && interned(options.eventTypes), narrow: interned(options.narrow), capabilities: interned(options.capabilities) };
+}
+
+function interned<T extends object>(value: T): T {
+  const key = JSON.stringify(value);
+  const found = sharedValues.get(key);
+  if (found !== undefined) return found as T;
+  if (sharedValues.size < SHARED_VALUES_MAX) sharedValues.set(key, value);
+  return value;
 }
 
 /** An event as shaped for one kind of queue, and the shared JSON heads of its events (see headOf). */

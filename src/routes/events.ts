@@ -8,7 +8,7 @@ import { badQueueId, eventsJson, type EventQueue, type PollWaiter, type WakeReas
 import { endpoint } from "../http/endpoint.js";
 import { authenticate } from "../http/auth.js";
 import { ApiError, badRequest } from "../base/errors.js";
-import { bool, choice, int, isInt, isList, json, readParams, str, type ParamValues } from "../http/params.js";
+import { bool, choice, int, isInt, isList, json, str, type ParamValues } from "../http/params.js";
 import { JsonText } from "../base/json-text.js";
 
 const pollParams = {
@@ -141,11 +141,12 @@ function pollAnswer(queue: EventQueue): string {
 
 // ---------------------------------------------------------------- the lean path
 
-/** The parameters a lean poll may carry (the same codecs as the endpoint's). */
-const leanParams = { queue_id: pollParams.queue_id, last_event_id: pollParams.last_event_id, dont_block: pollParams.dont_block };
 /** A query of plain tokens only: nothing to decode, so any parser reads it the same way. */
 const PLAIN_QUERY = /^[A-Za-z0-9_.=&-]*$/;
+/** A last_event_id the int codec reads as written (JSON, an integer, far inside its range). */
+const SMALL_INT = /^-?(?:0|[1-9][0-9]{0,8})$/;
 const JSON_TYPE = "application/json; charset=utf-8";
+const NO_HEADERS: IncomingMessage["headers"] = Object.freeze({});
 
 /** What the server records of a request answered on the lean path (the framework's onResponse does it for the others). */
 export type LeanDone = (req: IncomingMessage, route: string, status: number, startedAt: number, userId: number) => void;
@@ -168,35 +169,50 @@ export function leanEvents(ctx: AppContext, done: LeanDone): (req: IncomingMessa
     if (!url.startsWith(ROUTE) || url.charCodeAt(ROUTE.length) !== 63 /* ? */ || ctx.queues.closing) return false;
     const headers = req.headers;
     if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined || headers.authorization === undefined) return false;
-    const query = url.slice(ROUTE.length + 1);
-    if (!PLAIN_QUERY.test(query)) return false;
-    const fields = new Map<string, string>();
-    for (const pair of query.split("&")) {
-      if (pair === "") continue;
-      const at = pair.indexOf("=");
-      const name = at < 0 ? pair : pair.slice(0, at);
-      if (!Object.hasOwn(leanParams, name) || fields.has(name)) return false;
-      fields.set(name, at < 0 ? "" : pair.slice(at + 1));
+    if (!PLAIN_QUERY.test(url.slice(ROUTE.length + 1))) return false;
+    // The three parameters, each at most once, in the forms whose reading by the endpoint's codecs
+    // is plain (an id, a small integer, true or false): anything else is the framework's to read.
+    let queueId: string | undefined;
+    let last: string | undefined;
+    let dontBlock = false;
+    for (let at = ROUTE.length + 1; at < url.length; ) {
+      let end = url.indexOf("&", at);
+      if (end < 0) end = url.length;
+      const eq = url.indexOf("=", at);
+      if (eq < 0 || eq > end) return false;
+      const value = url.slice(eq + 1, end);
+      switch (url.slice(at, eq)) {
+        case "queue_id":
+          if (queueId !== undefined || value === "") return false;
+          queueId = value;
+          break;
+        case "last_event_id":
+          if (last !== undefined || !SMALL_INT.test(value)) return false;
+          last = value;
+          break;
+        case "dont_block":
+          if (value !== "true" && value !== "false") return false;
+          dontBlock = value === "true";
+          break;
+        default:
+          return false;
+      }
+      at = end + 1;
     }
-    if (!fields.has("queue_id") || !fields.has("last_event_id")) return false;
+    if (queueId === undefined || last === undefined || !ctx.queues.has(queueId)) return false;
     const startedAt = performance.now();
     let queue: EventQueue;
     let userId: number;
-    let dontBlock: boolean;
     try {
       const user = authenticate(ctx, headers.authorization);
       if (user instanceof Promise) {
         user.catch(() => undefined);
         return false;
       }
-      const { values } = readParams(leanParams, { get: (name) => fields.get(name), keys: () => [...fields.keys()] });
-      const queueId = values.queue_id!;
-      if (!ctx.queues.has(queueId)) return false;
       queue = ctx.queues.access(queueId, user.id);
       userId = user.id;
-      dontBlock = values.dont_block;
-      // Its refusals change nothing: the framework gives them again.
-      queue.acknowledge(values.last_event_id!);
+      // A refusal here is given again, the same, by the framework's way.
+      queue.acknowledge(Number(last));
     } catch {
       return false;
     }
@@ -207,6 +223,12 @@ export function leanEvents(ctx: AppContext, done: LeanDone): (req: IncomingMessa
       done(req, ROUTE, 200, startedAt, userId);
       return true;
     }
+    // The poll has read its URL and headers; Node would keep them (the headers twice, raw and
+    // parsed) for the whole wait. The log line names the route, and the forwarded address is kept.
+    const forwarded = headers["x-forwarded-for"];
+    req.headers = forwarded === undefined ? NO_HEADERS : { "x-forwarded-for": forwarded };
+    req.rawHeaders.length = 0;
+    req.url = ROUTE;
     const poll = new LeanPoll(server, queue, res, startedAt);
     parked.set(res, poll);
     res.on("close", onLeanClose);
@@ -250,17 +272,19 @@ class LeanPoll implements PollWaiter {
       status = error.status;
       writeError(res, error);
     } else {
-      writeJson(res, 200, `{"result":"success","msg":"",${pollAnswer(queue).slice(1)}\n`);
+      writeJson(res, 200, `{"result":"success","msg":"","events":${eventsJson(queue.contents())},"queue_id":${JSON.stringify(queue.id)}}\n`);
     }
     server.done(res.req, "/api/v1/events", status, this.startedAt, queue.options.userId);
   }
 }
 
-function writeJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+function writeJson(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, ["content-type", JSON_TYPE, "content-length", String(Buffer.byteLength(body))]);
   res.end(body);
 }
 
 function writeError(res: ServerResponse, error: ApiError): void {
-  writeJson(res, error.status, JSON.stringify(error.body()) + "\n", error.headers);
+  const body = JSON.stringify(error.body()) + "\n";
+  res.writeHead(error.status, { ...error.headers, "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) });
+  res.end(body);
 }

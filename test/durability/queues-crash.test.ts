@@ -17,6 +17,11 @@ import { freshDatabase, testBackend } from "../harness/server.js";
 const USERS = 20;
 const QUEUES_PER_USER = 10;
 const ANSWERED_BEFORE_KILL = 300;
+/**
+ * State keys no event keeps up to date: presence (clients poll it through POST /users/me/presence)
+ * and the server's generation (the restart notice carries the new one; it is checked below).
+ */
+const VOLATILE = ["presences", "presence_last_update_id", "server_generation"];
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -91,7 +96,7 @@ describe(`event queues through kill -9 (${testBackend()})`, () => {
           ...person,
           params,
           queueId: res.body.queue_id,
-          state: strip(res.body, ["presences", "server_generation"]),
+          state: strip(res.body, VOLATILE),
           lastEventId: res.body.last_event_id,
           ids: [],
           messageIds: [],
@@ -118,7 +123,7 @@ describe(`event queues through kill -9 (${testBackend()})`, () => {
     };
     const polls = holders.map((holder) => poll(holder));
 
-    // Twenty senders: channel messages, direct messages, typing, and stars on what they sent.
+    // Twenty senders: channel messages, direct messages, typing, presence, and stars on what they sent.
     // Each answered message, with who receives it (undefined: everyone, in the channel).
     const answered = new Map<number, number[] | undefined>();
     let killed = false;
@@ -131,6 +136,7 @@ describe(`event queues through kill -9 (${testBackend()})`, () => {
           if (res.status === 200) answered.set(res.body.id, direct);
           if (i % 4 === 1) await client.post("/messages/flags", { messages: [res.body.id], op: "add", flag: "starred" });
           if (i % 6 === 2) await client.post("/typing", { op: "start", to: [people[(n + 2) % USERS]!.userId] });
+          if (i % 8 === 0) await client.post("/users/me/presence", { status: i % 16 === 0 ? "active" : "idle" }, { validate: false });
         } catch {
           return;
         }
@@ -185,7 +191,7 @@ describe(`event queues through kill -9 (${testBackend()})`, () => {
       expect(fresh.status).toBe(200);
       // The restart notice carries the new generation (clients reload on it); the rest is equal.
       if (holder.params.event_types === undefined) expect(events.find((event) => event.type === "restart")?.server_generation).toBe(fresh.body.server_generation);
-      expect(normalize(holder.state)).toEqual(normalize(strip(fresh.body, ["presences", "server_generation"])));
+      expect(normalize(holder.state)).toEqual(normalize(strip(fresh.body, VOLATILE)));
       await holder.client.delete("/events", { queue_id: fresh.body.queue_id });
     }
     expect(registers).toBe(holders.length);

@@ -118,9 +118,16 @@ describe.skipIf(!hasChromium)("the message feed's window", () => {
       await gate;
       await route.continue();
     });
+    // The page's boot script asks for the first page before app.js has run; the app takes that answer instead of asking again.
+    const asked: string[] = [];
+    fresh.on("request", (r) => {
+      const at = new URL(r.url()).pathname;
+      if (at === "/json/messages" || /^\/static\/(boot|app)-\w+\.js$/.test(at)) asked.push(at.replace(/-\w+\.js$/, ".js"));
+    });
     await fresh.goto(`${server.url}/#narrow/channel/${channelId}-Verona`);
     // The newest messages are drawn from the first page alone: no sidebars or compose box yet.
     await fresh.locator(`.feed .message[data-id="${ids[COUNT - 1]}"]`).waitFor();
+    expect(asked).toEqual(["/static/boot.js", "/static/app.js", "/json/messages"]);
     expect(registerAsked).toBe(true);
     expect(await fresh.locator("nav.left .channels").count()).toBe(0);
     expect(await fresh.locator("section.compose").count()).toBe(0);

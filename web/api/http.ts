@@ -38,21 +38,44 @@ function encode(params: Record<string, Param>): URLSearchParams {
   return out;
 }
 
+/** The URL of a GET of `/json/<path>` with these parameters. */
+export function getUrl(path: string, params: Record<string, Param> = {}): string {
+  const query = encode(params).toString();
+  return query ? `/json/${path}?${query}` : `/json/${path}`;
+}
+
+/** A GET started before the app's code was loaded (web/boot.ts), which the app's first identical GET takes over. */
+type EarlyGet = { url: string; response: Promise<Response> };
+/** Null once the app's first GET has looked: an early GET started after that would never be taken (or be taken stale, much later). */
+const early = globalThis as { rookeryEarlyGet?: EarlyGet | null };
+
+/** Starts a GET of `/json/<path>` now, for the app's first GET to take when it is the same URL (the page's first messages, from boot.ts). */
+export function startEarlyGet(path: string, params: Record<string, Param>): void {
+  if (early.rookeryEarlyGet === null) return;
+  const url = getUrl(path, params);
+  const response = fetch(url, { credentials: "same-origin" });
+  response.catch(() => undefined);
+  early.rookeryEarlyGet = { url, response };
+}
+
+function takeEarlyGet(url: string): Promise<Response> | undefined {
+  const got = early.rookeryEarlyGet;
+  early.rookeryEarlyGet = null;
+  return got?.url === url ? got.response : undefined;
+}
+
 /** Calls `/json/<path>`; resolves with the success body, rejects with ApiError. */
 export async function call<T = Record<string, unknown>>(method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT", path: string, params: Record<string, Param> = {}, signal?: AbortSignal): Promise<T> {
-  const body = encode(params);
   let url = `/json/${path}`;
   const init: RequestInit = { method, credentials: "same-origin", headers: {}, signal };
-  if (method === "GET") {
-    const query = body.toString();
-    if (query) url += `?${query}`;
-  } else {
+  if (method === "GET") url = getUrl(path, params);
+  else {
     init.headers = { "X-CSRFToken": csrfToken, "Content-Type": "application/x-www-form-urlencoded" };
-    init.body = body;
+    init.body = encode(params);
   }
   let response: Response;
   try {
-    response = await fetch(url, init);
+    response = await ((method === "GET" && !signal && takeEarlyGet(url)) || fetch(url, init));
   } catch (err) {
     if (signal?.aborted) throw err;
     throw new ApiError(0, "NETWORK", "The server cannot be reached");

@@ -3,15 +3,14 @@ import { applyFetched, applyFlags } from "../state/apply-messages.js";
 import { anchorOf, apiNarrow, narrowKey } from "../state/narrow.js";
 import { current, update } from "../state/store.js";
 import type { MessageList, State, Term } from "../state/types.js";
+import { fetchFirstPage } from "./first-page.js";
 import { fetchMessages, updateFlags, type FetchAnswer } from "./messages.js";
 
 const inFlight = new Set<string>();
 const BATCH = 100;
 const prefetched = new Map<string, Promise<FetchAnswer>>();
 
-function firstPage(terms: Term[]): Promise<FetchAnswer> {
-  return fetchMessages(apiNarrow(terms), anchorOf(terms) ?? "first_unread", BATCH / 2, BATCH / 2);
-}
+const firstPage = (terms: Term[]): Promise<FetchAnswer> => fetchFirstPage(terms);
 
 /** Starts fetching a narrow's first page before /register answers (the page's first narrow). */
 export function prefetchList(terms: Term[]): void {

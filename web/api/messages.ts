@@ -1,12 +1,17 @@
 /** Message calls: fetch by anchor, flags, reactions, topics, channels. */
-import { call } from "./http.js";
+import { call, type Param } from "./http.js";
 import type { Message } from "../state/types.js";
 
 export type FetchAnswer = { messages: Message[]; found_oldest: boolean; found_newest: boolean; found_anchor: boolean; anchor: number };
 
 /** GET /messages around an anchor ("newest", "oldest", "first_unread" or an id). */
 export function fetchMessages(narrow: unknown[], anchor: number | "newest" | "oldest" | "first_unread", before: number, after: number): Promise<FetchAnswer> {
-  return call<FetchAnswer>("GET", "messages", { narrow, anchor, num_before: before, num_after: after, apply_markdown: true, client_gravatar: false });
+  return call<FetchAnswer>("GET", "messages", messagesParams(narrow, anchor, before, after));
+}
+
+/** The parameters of GET /messages (also what boot.ts sends for the page's first narrow). */
+export function messagesParams(narrow: unknown[], anchor: number | "newest" | "oldest" | "first_unread", before: number, after: number): Record<string, Param> {
+  return { narrow, anchor, num_before: before, num_after: after, apply_markdown: true, client_gravatar: false };
 }
 
 /** POST /messages/flags. */

@@ -31,6 +31,26 @@ describe("GET /", () => {
     );
   });
 
+  it("names boot.js (async, first) and app.js's chunks (modulepreload) when the build has them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-web-boot-"));
+    fs.cpSync(site.webDir, dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...FAKE_MANIFEST, "boot.js": "boot-ABCD1234.js", "app.js.import.1": "chunk-EFGH5678.js" }));
+    const server = await startServer({ webDir: dir });
+    try {
+      const browser = new Browser(server.url);
+      await browser.signIn("hamlet@zulip.com", server.password);
+      const text = (await browser.get("/")).text;
+      expect(text).toContain(
+        `<link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}"><script async src="/static/boot-ABCD1234.js"></script>` +
+          `<link rel="stylesheet" href="/static/${FAKE_MANIFEST["app.css"]}"><script type="module" src="/static/${FAKE_MANIFEST["app.js"]}"></script>` +
+          `<link rel="modulepreload" href="/static/chunk-EFGH5678.js"></head>`,
+      );
+    } finally {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("escapes the organisation's name", async () => {
     const owner = site.server.as("desdemona");
     expect((await owner.patch("/realm", { name: "<b>Tom & Jerry's</b>" })).status).toBe(200);
