@@ -242,6 +242,22 @@ function parseEntry(realmId: number, userId: number, text: string): PresenceEntr
  */
 
 /**
+ * Lua: appends to `out` the latest update id, then each user changed after id `after` with their
+ * entry text (at most `limit`, oldest change first). Shared by the ping and the changes scripts.
+ */
+const SINCE = `local function since(out, after, limit)
+  out[#out + 1] = redis.call('GET', KEYS[3]) or '0'
+  local users = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. after, '+inf', 'LIMIT', 0, tonumber(limit))
+  if #users == 0 then return out end
+  local rows = redis.call('HMGET', KEYS[1], unpack(users))
+  for i = 1, #users do
+    out[#out + 1] = users[i]
+    out[#out + 1] = rows[i] or ''
+  end
+  return out
+end`;
+
+/**
  * ARGV: user, now, active (1/0), force (1/0), min gap, online gap, idle time ("" for a ping),
  * then the id after which changes are wanted and the most to return.
  * A ping moves last connection when it is older than the min gap, and last activity (with the
@@ -250,17 +266,7 @@ function parseEntry(realmId: number, userId: number, text: string): PresenceEntr
  * Returns nil (realm not loaded) or { changed, announce, entry text, latest id, user, entry text, … }.
  */
 const UPDATE = `if redis.call('EXISTS', KEYS[4]) == 0 then return nil end
-local function since(out)
-  out[#out + 1] = redis.call('GET', KEYS[3]) or '0'
-  local users = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[8], '+inf', 'LIMIT', 0, tonumber(ARGV[9]))
-  if #users == 0 then return out end
-  local rows = redis.call('HMGET', KEYS[1], unpack(users))
-  for i = 1, #users do
-    out[#out + 1] = users[i]
-    out[#out + 1] = rows[i] or ''
-  end
-  return out
-end
+${SINCE}
 local user, now, active, force = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4] == '1'
 local minGap, onlineGap = tonumber(ARGV[5]), tonumber(ARGV[6])
 local old = redis.call('HGET', KEYS[1], user)
@@ -275,7 +281,7 @@ elseif old then
   changed = false
   if lc == '' or n - tonumber(lc) > minGap then lc = now; changed = true end
   if active and (la == '' or n - tonumber(la) > minGap) then la = now; lc = now; changed = true end
-  if not changed then return since({0, announce and 1 or 0, old}) end
+  if not changed then return since({0, announce and 1 or 0, old}, ARGV[8], ARGV[9]) end
 elseif active then
   la = now
 end
@@ -283,19 +289,12 @@ local id = redis.call('INCR', KEYS[3])
 local text = la .. ',' .. lc .. ',' .. id
 redis.call('HSET', KEYS[1], user, text)
 redis.call('ZADD', KEYS[2], id, user)
-return since({1, announce and 1 or 0, text})`;
+return since({1, announce and 1 or 0, text}, ARGV[8], ARGV[9])`;
 
 /** ARGV: after id, page size. Returns nil (realm not loaded) or { latest id, user, entry text, … } oldest change first. */
 const CHANGES = `if redis.call('EXISTS', KEYS[4]) == 0 then return nil end
-local out = { redis.call('GET', KEYS[3]) or '0' }
-local users = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf', 'LIMIT', 0, tonumber(ARGV[2]))
-if #users == 0 then return out end
-local rows = redis.call('HMGET', KEYS[1], unpack(users))
-for i = 1, #users do
-  out[#out + 1] = users[i]
-  out[#out + 1] = rows[i] or ''
-end
-return out`;
+${SINCE}
+return since({}, ARGV[1], ARGV[2])`;
 
 /** ARGV: counter floor, then user, entry text, update id for each row. Does nothing once loaded. */
 const SEED = `if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
