@@ -29,20 +29,20 @@ export function saveQueues(file: string, registry: QueueRegistry, log: Logger): 
 
 /**
  * Reloads the queues a previous process saved, then removes the dump so a later crash cannot
- * resurrect stale queues. A missing, unreadable or corrupt dump starts clean with a log line.
+ * resurrect stale queues. A missing, unreadable or corrupt dump is skipped with a log line.
  */
 export function loadQueues(file: string, registry: QueueRegistry, log: Logger): number {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch {
-    log.info({ file }, "no saved event queues; starting with none");
+    log.info({ file }, "no event queue dump from an earlier version to load");
     return 0;
   }
   fs.rmSync(file, { force: true });
   const saved = parseDump(text);
   if (saved === undefined) {
-    log.warn({ file }, "saved event queues are corrupt; starting with none");
+    log.warn({ file }, "the event queue dump from an earlier version is corrupt; ignored it");
     return 0;
   }
   return registry.restore(saved, restartEvent());

@@ -127,13 +127,13 @@ describe("rookery serve", () => {
       server.child.kill("SIGTERM");
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
-      return server.out().split("\n").filter((line) => line.includes("no saved event queues"));
+      return server.out().split("\n").filter((line) => line.includes("no event queue dump from an earlier version"));
     };
     const [json] = await lines({});
-    expect(JSON.parse(json ?? "")).toMatchObject({ level: 30, msg: "no saved event queues; starting with none" });
+    expect(JSON.parse(json ?? "")).toMatchObject({ level: 30, msg: "no event queue dump from an earlier version to load" });
     const [pretty] = await lines({ ROOKERY_LOG_FORMAT: "pretty" });
     // eslint-disable-next-line no-control-regex
-    expect(pretty?.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: no saved event queues; starting with none$/);
+    expect(pretty?.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: no event queue dump from an earlier version to load$/);
     for (const workers of ["0", "two", "1.5"]) {
       expect(await rookery(["serve", "--workers", workers])).toMatchObject({ code: 1, stderr: `rookery: --workers must be a whole number of at least 1, got "${workers}"\n` });
     }

@@ -11,6 +11,26 @@ export async function freePort(): Promise<number> {
   return typeof address === "object" && address ? address.port : 0;
 }
 
+/**
+ * A free port below Linux's ephemeral range (32768 and up), for a server that must listen on the same
+ * port again after a restart: no outgoing connection can take it in between, as one can take a port
+ * the kernel handed out.
+ */
+export async function restartablePort(): Promise<number> {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (bound) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+  }
+}
+
 /** Runs `rookery serve` from the built file `main` and waits for its ready line; `out()` is what it printed. */
 export async function spawnServer(main: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; out: () => string }> {
   const child = spawn("node", [main, "serve"], { env });
