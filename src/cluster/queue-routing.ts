@@ -88,12 +88,17 @@ export class QueueRouter {
     const start = Date.now();
     let deadline = start + HANDOVER_WAIT_MS;
     let durable: boolean | undefined;
+    let tried = false;
     for (;;) {
       const holder = await this.holder(queueId);
       // A process that is stopping adopts nothing: another will.
       if (holder === undefined && !queues.closing) {
+        if (tried) return false;
         await this.adoptOnce(queues, queueId);
-        return false;
+        if (queues.has(queueId)) return false;
+        // Another process may have claimed it meanwhile: then the next turn forwards there.
+        tried = true;
+        continue;
       }
       if (holder !== undefined && (await this.forward(holder, request, reply))) return true;
       // The holder does not answer: it is stopping (its handover comes soon) or it died. A queue
