@@ -36,6 +36,10 @@ if redis.call('EXISTS', KEYS[3]) == 1 then return nil end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
 return row`;
 
+/** Removes a member entry if it still holds the address that refused (KEYS: the entry; ARGV: the address). */
+const EVICT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /** A queue as handed over: the queue, and the stream entry its events go up to. */
 interface Handover {
   queue: SavedQueue;
@@ -48,7 +52,7 @@ interface Handover {
  * internal address with the shared secret), or, if that process stopped cleanly and handed its
  * queues over to Redis, the queue is adopted here. A queue whose holder was killed outright is
  * rebuilt here from its row (cluster/queue-keeper.ts) once the holder has dropped out of the
- * members. When nobody holds it and it cannot be rebuilt, the caller answers BAD_EVENT_QUEUE_ID,
+ * members, or sooner when nothing listens at its address and it has stopped reporting. When nobody holds it and it cannot be rebuilt, the caller answers BAD_EVENT_QUEUE_ID,
  * as Zulip does for a queue lost with its server.
  */
 export class QueueRouter {
@@ -100,12 +104,18 @@ export class QueueRouter {
         tried = true;
         continue;
       }
-      if (holder !== undefined && (await this.forward(holder, request, reply))) return true;
+      const outcome = holder === undefined ? "failed" : await this.forward(holder.address, request, reply);
+      if (outcome === "answered") return true;
       // The holder does not answer: it is stopping (its handover comes soon) or it died. A queue
       // with a row is rebuilt once a dead holder has dropped out of the members: wait that long.
       if (holder !== undefined && durable === undefined) {
         durable = (await this.redis.exists(this.keys.queueRow(queueId))) === 1;
         if (durable) deadline = start + MEMBER_TTL_MS + HANDOVER_WAIT_MS;
+      }
+      // Nothing listens at its address and it has not reported a stream position for a while: it
+      // died (a process that is merely slow still accepts connections). It need not be waited for.
+      if (durable && holder !== undefined && outcome === "refused" && Date.now() - start >= HANDOVER_WAIT_MS && !this.bus.livePeers().includes(holder.processId)) {
+        if ((await this.redis.eval(EVICT, 1, this.keys.member(holder.processId), holder.address)) === 1) this.log.warn({ processId: holder.processId }, "a cluster process refuses connections and is silent: taken for dead");
       }
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -126,13 +136,13 @@ export class QueueRouter {
     this.log.info({ queues: saved.length }, "event queues handed over to the cluster");
   }
 
-  /** The internal address of the live process holding the queue (never this one), or undefined. */
-  private async holder(queueId: string): Promise<string | undefined> {
+  /** The live process holding the queue (never this one) and its internal address, or undefined. */
+  private async holder(queueId: string): Promise<{ processId: string; address: string } | undefined> {
     const moved = await this.redis.get(this.keys.moved(queueId));
     const candidates = [moved, ownerOf(queueId)].filter((id): id is string => id !== null && id !== undefined && id !== this.processId);
     for (const processId of candidates) {
       const address = await this.members.addressOf(processId);
-      if (address !== undefined) return address;
+      if (address !== undefined) return { processId, address };
     }
     return undefined;
   }
@@ -184,8 +194,8 @@ export class QueueRouter {
     await this.redis.del(rowKey);
   }
 
-  /** Sends the request to `address` and relays the answer; false if that process does not answer. */
-  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  /** Sends the request to `address` and relays the answer: "answered", or "refused" (nothing listens there), or "failed". */
+  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<"answered" | "refused" | "failed"> {
     const body = formBody(request.body);
     const headers: http.OutgoingHttpHeaders = { [FORWARDED_HEADER]: this.secret };
     for (const name of ["authorization", "cookie", "user-agent"]) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
@@ -203,18 +213,18 @@ export class QueueRouter {
             for (const name of ["content-type", "retry-after"]) if (response.headers[name] !== undefined) reply.header(name, response.headers[name]);
             reply.send(Buffer.concat(chunks));
           }
-          resolve(true);
+          resolve("answered");
         });
-        response.on("error", () => resolve(false));
+        response.on("error", () => resolve("failed"));
       });
       // The client hung up: so does the forwarded poll (its queue counts idleness from now).
       const onClose = () => {
         if (!reply.raw.writableEnded) upstream.destroy();
       };
       reply.raw.once("close", onClose);
-      upstream.on("error", () => {
+      upstream.on("error", (error: NodeJS.ErrnoException) => {
         reply.raw.off("close", onClose);
-        resolve(false);
+        resolve(error.code === "ECONNREFUSED" ? "refused" : "failed");
       });
       upstream.end(body);
     });

@@ -166,7 +166,7 @@ describe.skipIf(!backends)("a cluster of real processes", () => {
     await senders.stop();
     expect(senders.acked.flat().length).toBeGreaterThanOrEqual(atKill + 100);
     const all = senders.acked.flat();
-    // The killed process's queues are rebuilt once it has dropped out of the members (15 s).
+    // The killed process's queues are rebuilt once it is known dead (about 6 s, 15 s at most).
     await until(() => listeners.every((l) => all.filter((id) => id > l.maxMessageId).every((id) => l.received.includes(id))), 30_000);
     await Promise.all(listeners.map((l) => l.stop()));
     for (const l of listeners) expect(l.badQueue).toBe(0);
