@@ -240,13 +240,19 @@ export async function doChangeFullName(ctx: AppContext, target: UserRow, fullNam
   await write(ctx, async (tx, outbox) => {
     await updateUser(tx, target.id, { full_name: fullName });
     outbox.invalidate({ cache: "user", id: target.id });
-    const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
-    outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, active.map((u) => u.id));
-    if (target.is_bot) {
-      const to = active.filter((u) => u.id === target.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
-      outbox.send({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, to);
-    }
+    // Every active user: one realm-wide entry, not the whole organisation read in the transaction.
+    outbox.sendToRealm({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: fullName } }, target.realm_id);
+    if (target.is_bot) outbox.send({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: fullName } }, await botAudience(tx, target));
   });
+}
+
+/** Who hears of a bot's changes (realm_bot): its owner and the administrators, active ones only, in id order. */
+async function botAudience(tx: Db, bot: UserRow): Promise<number[]> {
+  const to = await activeUserIdsWithRoles(tx, bot.realm_id, [Role.OWNER, Role.ADMINISTRATOR]);
+  if (bot.bot_owner_id === null || to.includes(bot.bot_owner_id)) return to;
+  const owner = await userById(tx, bot.bot_owner_id);
+  if (!owner?.is_active || owner.is_system_bot || owner.realm_id !== bot.realm_id) return to;
+  return [...to, owner.id].sort((a, b) => a - b);
 }
 
 /** Gives a user a new API key; the old one stops working at once. */

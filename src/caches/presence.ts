@@ -238,8 +238,8 @@ export interface PresenceServices {
   db: Db;
   log: Logger;
   cluster?: Cluster | undefined;
-  /** Hands presence events from the other processes of a cluster to this process's queues. */
-  deliver: (events: readonly QueuedEvent[]) => void;
+  /** Hands presence events of a cluster to this process's queues (resolves once they are there). */
+  deliver: (events: readonly QueuedEvent[]) => void | Promise<void>;
 }
 
 /** A realm's copy in cluster mode, and its reads from Redis: `started` and `finished` count them. */

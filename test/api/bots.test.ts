@@ -95,3 +95,19 @@ describe("POST /bots/{bot_id}/api_key/regenerate and DELETE /bots/{bot_id}", () 
     expect((await realmBots("hamlet")).find((b) => b.user_id === id)).toMatchObject({ is_active: true });
   });
 });
+
+describe("PATCH /users/{user_id} on a bot", () => {
+  it("renames it: everyone hears realm_user update, only its owner and the administrators realm_bot update", async () => {
+    const made = await create("hamlet", { full_name: "Rosencrantz", short_name: "rosencrantz" });
+    const id = made.body.user_id as number;
+    const who: FixtureName[] = ["hamlet", "iago", "desdemona", "othello", "polonius"];
+    const queues = new Map<FixtureName, string>();
+    for (const name of who) queues.set(name, (await server.as(name).post("/register", { event_types: ["realm_bot", "realm_user"], fetch_event_types: [] })).body.queue_id as string);
+    expect((await server.as("iago").patch(`/users/${id}`, { full_name: "Guildenstern" })).body).toEqual(success());
+    const person = { id: 0, type: "realm_user", op: "update", person: { user_id: id, full_name: "Guildenstern" } };
+    for (const name of ["hamlet", "iago", "desdemona"] as const) {
+      expect(await eventsOf(name, queues.get(name)!)).toEqual([person, { id: 1, type: "realm_bot", op: "update", bot: { user_id: id, full_name: "Guildenstern" } }]);
+    }
+    for (const name of ["othello", "polonius"] as const) expect(await eventsOf(name, queues.get(name)!)).toEqual([person]);
+  });
+});

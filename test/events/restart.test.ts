@@ -9,7 +9,7 @@ import { buildApp, type App } from "../../src/app.js";
 import { queueDumpFile } from "../../src/events/persist.js";
 import { Client, success } from "../harness/client.js";
 import { startServer, TestClock, type TestServer } from "../harness/server.js";
-import { launchFromSource, restartablePort } from "../harness/process.js";
+import { launchFromSource, freePort } from "../harness/process.js";
 import { singleProcess } from "../harness/single-process.js";
 
 /** The queue dump of one process; in cluster mode the Redis handover replaces it (test/cluster covers that). */
@@ -103,7 +103,7 @@ describe("event queues across a real SIGTERM", () => {
   it("a client continues its queue after the process is killed and started again", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-restart-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const port = await restartablePort();
+    const port = await freePort();
     const first = await launch(dataDir, port);
     const email = /Email: +(\S+)/.exec(first.output)?.[1];
     const apiKey = /API key: +(\S+)/.exec(first.output)?.[1];

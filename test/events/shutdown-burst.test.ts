@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../harness/client.js";
-import { launchFromSource, restartablePort } from "../harness/process.js";
+import { launchFromSource, freePort } from "../harness/process.js";
 
 // SIGTERM stops the server within a bounded time however busy it is, and the event queues it held
 // are saved: after a restart a client's queue answers, with what it had been given before the stop.
@@ -26,7 +26,7 @@ describe("SIGTERM during a burst of user creation", () => {
   it("exits within 10 s, and the owner's queue answers after a restart", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-burst-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const port = await restartablePort();
+    const port = await freePort();
     const first = await launch(dataDir, port);
     const email = /Email: +(\S+)/.exec(first.output)?.[1];
     const apiKey = /API key: +(\S+)/.exec(first.output)?.[1];

@@ -2,23 +2,18 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
+const handedOut = new Set<number>();
 
 /**
- * A free port below Linux's ephemeral range (32768 and up), for a server that must listen on the same
- * port again after a restart: no outgoing connection can take it in between, as one can take a port
- * the kernel handed out.
+ * A free TCP port on 127.0.0.1, below Linux's ephemeral range (32768 and up): a server that listens
+ * on it again after a restart finds it still free, as no outgoing connection is given a port there
+ * (a port the kernel hands out for port 0 is one it may give a connection next). Never the same
+ * port twice in one test process.
  */
-export async function restartablePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (;;) {
     const port = 20000 + Math.floor(Math.random() * 12000);
+    if (handedOut.has(port)) continue;
     const server = net.createServer();
     const bound = await new Promise<boolean>((resolve) => {
       server.once("error", () => resolve(false));
@@ -26,6 +21,7 @@ export async function restartablePort(): Promise<number> {
     });
     if (bound) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      handedOut.add(port);
       return port;
     }
   }
