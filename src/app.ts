@@ -118,7 +118,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
     groups: new GroupCache(store.db),
     linkifiers: new LinkifierCache(store.db, compileLinkifier),
     alertWords: new AlertWordCache(store.db),
-    presence: new PresenceStore({ store, db: store.db, log, cluster, deliver: (events) => queues.deliver(events) }),
+    presence: new PresenceStore({ store, db: store.db, log, cluster, deliver: (events) => (cluster ? cluster.keeper.deliver(events) : queues.deliver(events)) }),
     mailer: createMailer(config.smtpUrl, config.dataDir, config.emailFrom, log),
     queues,
     metrics: new Metrics({ queues: () => queues.size(), waitingPolls: () => queues.waitingPolls(), eventsDelivered: () => queues.delivered }),
@@ -267,6 +267,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     if (commit.events.some((queued) => queued.event.type === "realm_export")) ctx.exports.wake(ctx.clock.now());
   });
   ctx.queues.start(ctx.bus);
+  // In a cluster, queues outlive their process being killed (cluster/queue-keeper.ts).
+  ctx.cluster?.keeper.start();
   // Messages that fell due while the server was down go out now.
   ctx.scheduledMessages.start();
   // Mail queued before a restart, or whose retry fell due while the server was down, goes now.

@@ -73,7 +73,7 @@ export async function buildWeb(outdir = join(root, "dist/web"), options: { minif
   });
   manifest["app.js"] = entryOutput(app.metafile, outdir, ".js");
 
-  // The page's first script (a classic one, run as soon as it arrives): it starts the open narrow's first request.
+  // The page's first script (a classic one, run as soon as it arrives): it starts the open narrow's first request and draws its list.
   const boot = await build({
     entryPoints: { boot: join(here, "boot.ts") },
     outdir,
@@ -82,6 +82,7 @@ export async function buildWeb(outdir = join(root, "dist/web"), options: { minif
     target: ["chrome123", "firefox120", "safari17.5"],
     minify: options.minify ?? true,
     entryNames: "[name]-[hash]",
+    define: { KATEX_CSS: JSON.stringify(manifest["katex.css"]) },
     metafile: true,
     legalComments: "none",
     logLevel: "warning",
@@ -110,9 +111,11 @@ export async function buildWeb(outdir = join(root, "dist/web"), options: { minif
     writeFileSync(join(outdir, `${name}.gz`), gz);
     writeFileSync(join(outdir, `${name}.br`), brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
   }
-  // The chunks app.js imports statically, as "app.js.import.N": the page names them for preloading,
-  // so the browser fetches them with app.js instead of one wave after another.
-  const firstLoad = staticClosure(app.metafile, outdir, manifest["app.js"]);
+  // The chunks app.js imports, as "app.js.import.N": the page names them for preloading, so the
+  // browser fetches them with app.js instead of one wave after another. That is app.js's static
+  // imports and the app itself (app-start.tsx), which app.js imports as soon as boot.ts's first
+  // list is drawn, with its static imports.
+  const firstLoad = staticClosure(app.metafile, outdir, manifest["app.js"], true);
   [...firstLoad].filter((name) => name !== manifest["app.js"]).forEach((name, i) => (manifest[`app.js.import.${i + 1}`] = name));
   const temp = join(outdir, `manifest.json.${process.pid}.tmp`);
   writeFileSync(temp, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -143,15 +146,16 @@ function entryOutput(meta: Metafile, outdir: string, ext: string): string {
   throw new Error(`web build: no ${ext} output`);
 }
 
-/** `start` and every JavaScript file it reaches through static imports. */
-function staticClosure(meta: Metafile, outdir: string, start: string): Set<string> {
+/** `start` and every JavaScript file it reaches through static imports (and, with `withDynamic`, through `start`'s own import() calls too). */
+function staticClosure(meta: Metafile, outdir: string, start: string, withDynamic = false): Set<string> {
   const byName = new Map(Object.entries(meta.outputs).map(([path, out]) => [relative(outdir, resolve(root, path)), out]));
   const seen = new Set<string>();
   const visit = (name: string) => {
     if (seen.has(name)) return;
     seen.add(name);
     for (const imp of byName.get(name)?.imports ?? []) {
-      if (imp.kind === "import-statement" && !imp.external) visit(relative(outdir, resolve(root, imp.path)));
+      const followed = imp.kind === "import-statement" || (withDynamic && name === start && imp.kind === "dynamic-import");
+      if (followed && !imp.external) visit(relative(outdir, resolve(root, imp.path)));
     }
   };
   visit(start);

@@ -5,14 +5,16 @@ import type { Logger } from "pino";
 import type { Clock } from "../base/clock.js";
 import type { Config } from "../config.js";
 import type { SavedQueue } from "../events/queue.js";
+import type { QueueRegistry } from "../events/queues.js";
 import { ATTEMPT_RULES } from "../base/attempts.js";
 import { Lease } from "./lease.js";
 import { RedisAttempts, RedisCallLimiter } from "./limits.js";
 import { Members } from "./members.js";
 import { SharedPresence } from "./presence.js";
+import { QueueKeeper } from "./queue-keeper.js";
 import { QueueRouter } from "./queue-routing.js";
 import { ClusterKeys, connectRedis } from "./redis.js";
-import { StreamBus, type QueueHolder } from "./stream.js";
+import { StreamBus } from "./stream.js";
 
 /**
  * Cluster mode: this process as one of many serving an organisation from one PostgreSQL database
@@ -27,6 +29,8 @@ export class Cluster {
   readonly bus: StreamBus;
   readonly members: Members;
   readonly queues: QueueRouter;
+  /** The queues' rows and the side log: a queue outlives its process being killed. */
+  readonly keeper: QueueKeeper;
   /** Presence in Redis, and its events on pub/sub (off the stream). */
   readonly presence: SharedPresence;
   /** The lease on timed work (scheduled messages, the thumbnail backlog). */
@@ -40,14 +44,15 @@ export class Cluster {
     config: Config,
     secret: string,
     log: Logger,
-    queues: QueueHolder,
+    queues: QueueRegistry,
     clock: Clock,
   ) {
     this.keys = new ClusterKeys(config.redisPrefix);
     this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, queues);
     this.presence = new SharedPresence(this.processId, commands, subscriber, this.keys, log, () => this.bus.livePeers());
     this.members = new Members(this.processId, commands, this.keys, log);
-    this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, log);
+    this.keeper = new QueueKeeper(queues, this.processId, commands, this.keys, this.bus, clock, log);
+    this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, this.keeper, log);
     this.jobs = new Lease("jobs", this.processId, commands, this.keys, log);
     this.limits = {
       byUser: new RedisCallLimiter(commands, this.keys, "api_by_user", config.rateLimitPerMinute, clock),
@@ -60,7 +65,7 @@ export class Cluster {
   }
 
   /** Connects to the cluster's Redis and starts reading the shared stream; `queues` are dropped if they miss events. */
-  static async start(config: Config, log: Logger, queues: QueueHolder, clock: Clock): Promise<Cluster> {
+  static async start(config: Config, log: Logger, queues: QueueRegistry, clock: Clock): Promise<Cluster> {
     if (config.redisUrl === null) throw new Error("cluster mode needs ROOKERY_REDIS_URL");
     const url = config.redisUrl;
     const [commands, reader, subscriber] = await Promise.all([connectRedis(url, log, "commands"), connectRedis(url, log, "stream", true), connectRedis(url, log, "subscriber")]);
@@ -94,6 +99,7 @@ export class Cluster {
   async stop(queues: () => readonly SavedQueue[]): Promise<void> {
     await this.jobs.stop();
     await Promise.all([this.limits.byUser.stop(), this.limits.byAddress.stop()]);
+    this.keeper.stop();
     await this.bus.stop();
     this.presence.stop();
     try {

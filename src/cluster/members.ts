@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { ClusterKeys } from "./redis.js";
 
 /** How long a process stays listed without a heartbeat. */
-const MEMBER_TTL_MS = 15_000;
+export const MEMBER_TTL_MS = 15_000;
 const HEARTBEAT_MS = 5_000;
 
 /**

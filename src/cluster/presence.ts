@@ -59,7 +59,7 @@ export class SharedPresence {
   private seq = 0;
   /** Batches sent and not yet acknowledged by every live process: seq → who has yet to answer. */
   private readonly waiting = new Map<number, { missing: Set<string>; resolve: () => void }>();
-  private listener: ((events: readonly QueuedEvent[]) => void) | undefined;
+  private listener: ((events: readonly QueuedEvent[]) => void | Promise<void>) | undefined;
   private batchDone: Promise<void> | undefined;
 
   constructor(
@@ -88,7 +88,7 @@ export class SharedPresence {
   }
 
   /** Where events from the other processes (and this one's) are delivered: this process's queues. */
-  listen(listener: (events: readonly QueuedEvent[]) => void): void {
+  listen(listener: (events: readonly QueuedEvent[]) => void | Promise<void>): void {
     this.listener = listener;
   }
 
@@ -137,13 +137,14 @@ export class SharedPresence {
    */
   publish(events: readonly QueuedEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
-    this.listener?.(events);
+    const local = this.listener?.(events);
     this.pending.push(...events);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       this.batchDone = new Promise((resolve) => setImmediate(() => this.flush().then(resolve, resolve)));
     }
-    return this.batchDone ?? Promise.resolve();
+    const others = this.batchDone ?? Promise.resolve();
+    return local ? Promise.all([local, others]).then(() => undefined) : others;
   }
 
   /** Lets every wait end (the process is stopping). */
@@ -204,12 +205,16 @@ export class SharedPresence {
       return;
     }
     if (message.from === this.processId || !Array.isArray(message.events)) return;
+    let delivered: void | Promise<void> = undefined;
     try {
-      this.listener?.(message.events as QueuedEvent[]);
+      delivered = this.listener?.(message.events as QueuedEvent[]);
     } catch (error) {
       this.log.error({ err: error }, "delivering presence events from the cluster failed");
     }
-    this.commands.publish(this.keys.presenceEvents, JSON.stringify({ ack: this.processId, from: message.from, seq: message.seq })).catch(() => undefined);
+    // Acknowledged once delivered (the queues may log them first: cluster/queue-keeper.ts).
+    const ack = () => this.commands.publish(this.keys.presenceEvents, JSON.stringify({ ack: this.processId, from: message.from, seq: message.seq })).catch(() => undefined);
+    if (delivered) void delivered.then(ack);
+    else void ack();
   }
 
   private realmKeys(realmId: number): [string, string, string, string] {

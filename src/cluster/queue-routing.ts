@@ -5,7 +5,8 @@ import type { Logger } from "pino";
 import { isSavedQueue } from "../events/persist.js";
 import type { QueueRegistry } from "../events/queues.js";
 import type { SavedQueue } from "../events/queue.js";
-import type { Members } from "./members.js";
+import { MEMBER_TTL_MS, type Members } from "./members.js";
+import { parseRow, type QueueKeeper } from "./queue-keeper.js";
 import type { ClusterKeys } from "./redis.js";
 import type { StreamBus } from "./stream.js";
 
@@ -22,6 +23,23 @@ if saved then
 end
 return saved`;
 
+/**
+ * Claims the queue of a process that died, once: the queue's row is returned (and this process
+ * recorded as its holder) only if the holder the caller saw (ARGV[2]) is still its holder and is no
+ * longer a live member. KEYS: the row, the queue's holder record, the holder's member entry.
+ */
+const CLAIM = `local row = redis.call('GET', KEYS[1])
+if not row then return nil end
+local current = redis.call('GET', KEYS[2])
+if current and current ~= ARGV[2] then return nil end
+if redis.call('EXISTS', KEYS[3]) == 1 then return nil end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+return row`;
+
+/** Removes a member entry if it still holds the address that refused (KEYS: the entry; ARGV: the address). */
+const EVICT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /** A queue as handed over: the queue, and the stream entry its events go up to. */
 interface Handover {
   queue: SavedQueue;
@@ -32,11 +50,15 @@ interface Handover {
  * Where the queues of a cluster live. A queue id starts with its creator's process id; a request
  * for a queue this process does not hold goes to the process that holds it (forwarded over its
  * internal address with the shared secret), or, if that process stopped cleanly and handed its
- * queues over to Redis, the queue is adopted here. When nobody holds it, the caller answers
- * BAD_EVENT_QUEUE_ID, as Zulip does for a queue lost with its server.
+ * queues over to Redis, the queue is adopted here. A queue whose holder was killed outright is
+ * rebuilt here from its row (cluster/queue-keeper.ts) once the holder has dropped out of the
+ * members, or sooner when nothing listens at its address and it has stopped reporting. When nobody holds it and it cannot be rebuilt, the caller answers BAD_EVENT_QUEUE_ID,
+ * as Zulip does for a queue lost with its server.
  */
 export class QueueRouter {
   private readonly agent = new http.Agent({ keepAlive: true });
+  /** Adoptions under way here, by queue id: requests for the queue wait for them. */
+  private readonly adopting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly processId: string,
@@ -45,6 +67,7 @@ export class QueueRouter {
     private readonly keys: ClusterKeys,
     private readonly members: Members,
     private readonly bus: StreamBus,
+    private readonly keeper: QueueKeeper,
     private readonly log: Logger,
   ) {}
 
@@ -59,17 +82,41 @@ export class QueueRouter {
    * holds it and the local lookup answers BAD_EVENT_QUEUE_ID).
    */
   async route(queues: QueueRegistry, queueId: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    if (queues.has(queueId) || this.isForwarded(request)) return false;
-    const deadline = Date.now() + HANDOVER_WAIT_MS;
+    if (queues.has(queueId)) return false;
+    const under = this.adopting.get(queueId);
+    if (under) {
+      await under;
+      return false;
+    }
+    if (this.isForwarded(request)) return false;
+    const start = Date.now();
+    let deadline = start + HANDOVER_WAIT_MS;
+    let durable: boolean | undefined;
+    let tried = false;
     for (;;) {
       const holder = await this.holder(queueId);
       // A process that is stopping adopts nothing: another will.
       if (holder === undefined && !queues.closing) {
-        await this.adopt(queues, queueId);
-        return false;
+        if (tried) return false;
+        await this.adoptOnce(queues, queueId);
+        if (queues.has(queueId)) return false;
+        // Another process may have claimed it meanwhile: then the next turn forwards there.
+        tried = true;
+        continue;
       }
-      if (holder !== undefined && (await this.forward(holder, request, reply))) return true;
-      // The holder does not answer: it is stopping (its handover comes soon) or it died.
+      const outcome = holder === undefined ? "failed" : await this.forward(holder.address, request, reply);
+      if (outcome === "answered") return true;
+      // The holder does not answer: it is stopping (its handover comes soon) or it died. A queue
+      // with a row is rebuilt once a dead holder has dropped out of the members: wait that long.
+      if (holder !== undefined && durable === undefined) {
+        durable = (await this.redis.exists(this.keys.queueRow(queueId))) === 1;
+        if (durable) deadline = start + MEMBER_TTL_MS + HANDOVER_WAIT_MS;
+      }
+      // Nothing listens at its address and it has not reported a stream position for a while: it
+      // died (a process that is merely slow still accepts connections). It need not be waited for.
+      if (durable && holder !== undefined && outcome === "refused" && Date.now() - start >= HANDOVER_WAIT_MS && !this.bus.livePeers().includes(holder.processId)) {
+        if ((await this.redis.eval(EVICT, 1, this.keys.member(holder.processId), holder.address)) === 1) this.log.warn({ processId: holder.processId }, "a cluster process refuses connections and is silent: taken for dead");
+      }
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -89,20 +136,32 @@ export class QueueRouter {
     this.log.info({ queues: saved.length }, "event queues handed over to the cluster");
   }
 
-  /** The internal address of the live process holding the queue (never this one), or undefined. */
-  private async holder(queueId: string): Promise<string | undefined> {
+  /** The live process holding the queue (never this one) and its internal address, or undefined. */
+  private async holder(queueId: string): Promise<{ processId: string; address: string } | undefined> {
     const moved = await this.redis.get(this.keys.moved(queueId));
     const candidates = [moved, ownerOf(queueId)].filter((id): id is string => id !== null && id !== undefined && id !== this.processId);
     for (const processId of candidates) {
       const address = await this.members.addressOf(processId);
-      if (address !== undefined) return address;
+      if (address !== undefined) return { processId, address };
     }
     return undefined;
   }
 
+  /** Adopts the queue unless an adoption of it is under way here (then waits for that one). */
+  private adoptOnce(queues: QueueRegistry, queueId: string): Promise<void> {
+    let running = this.adopting.get(queueId);
+    if (!running) {
+      running = this.adopt(queues, queueId)
+        .catch((error: unknown) => this.log.error({ err: error, queueId }, "adopting an event queue failed"))
+        .finally(() => this.adopting.delete(queueId));
+      this.adopting.set(queueId, running);
+    }
+    return running;
+  }
+
   private async adopt(queues: QueueRegistry, queueId: string): Promise<void> {
     const text = await this.redis.eval(ADOPT, 2, this.keys.handover(queueId), this.keys.moved(queueId), this.processId, 7 * 86400 * 1000);
-    if (typeof text !== "string") return;
+    if (typeof text !== "string") return this.rebuild(queueId);
     const handover = parseHandover(text);
     if (!handover) return;
     // This process may be behind the one that stopped: wait until it has applied as much.
@@ -112,11 +171,31 @@ export class QueueRouter {
       this.log.warn({ queueId }, "a handed-over queue missed events (stream trimmed); dropped");
       return;
     }
-    if (queues.adopt(handover.queue, missed.map((entry) => entry.commit.events))) this.log.info({ queueId }, "adopted a handed-over event queue");
+    if (!queues.adopt(handover.queue, missed.map((entry) => entry.commit.events))) return;
+    this.log.info({ queueId }, "adopted a handed-over event queue");
+    // Its row now names this process: it survives this one's death too.
+    const queue = queues.get(queueId);
+    if (queue) await this.keeper.register(queue);
   }
 
-  /** Sends the request to `address` and relays the answer; false if that process does not answer. */
-  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  /** Rebuilds, from its row, a queue whose holder died (claimed first, so one process does it). */
+  private async rebuild(queueId: string): Promise<void> {
+    const holderId = (await this.redis.get(this.keys.moved(queueId))) ?? ownerOf(queueId);
+    if (holderId === undefined || holderId === this.processId) return;
+    const rowKey = this.keys.queueRow(queueId);
+    const text = await this.redis.eval(CLAIM, 3, rowKey, this.keys.moved(queueId), this.keys.member(holderId), this.processId, holderId, 7 * 86400 * 1000);
+    if (typeof text !== "string") return;
+    const row = parseRow(text);
+    if (row && (await this.keeper.rebuild(row))) {
+      this.log.info({ queueId, from: holderId }, "rebuilt the event queue of a process that died");
+      return;
+    }
+    this.log.warn({ queueId, from: holderId }, "the event queue of a process that died could not be rebuilt (stream trimmed past it, expired, or unreadable); dropped");
+    await this.redis.del(rowKey);
+  }
+
+  /** Sends the request to `address` and relays the answer: "answered", or "refused" (nothing listens there), or "failed". */
+  private forward(address: string, request: FastifyRequest, reply: FastifyReply): Promise<"answered" | "refused" | "failed"> {
     const body = formBody(request.body);
     const headers: http.OutgoingHttpHeaders = { [FORWARDED_HEADER]: this.secret };
     for (const name of ["authorization", "cookie", "user-agent"]) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
@@ -134,18 +213,18 @@ export class QueueRouter {
             for (const name of ["content-type", "retry-after"]) if (response.headers[name] !== undefined) reply.header(name, response.headers[name]);
             reply.send(Buffer.concat(chunks));
           }
-          resolve(true);
+          resolve("answered");
         });
-        response.on("error", () => resolve(false));
+        response.on("error", () => resolve("failed"));
       });
       // The client hung up: so does the forwarded poll (its queue counts idleness from now).
       const onClose = () => {
         if (!reply.raw.writableEnded) upstream.destroy();
       };
       reply.raw.once("close", onClose);
-      upstream.on("error", () => {
+      upstream.on("error", (error: NodeJS.ErrnoException) => {
         reply.raw.off("close", onClose);
-        resolve(false);
+        resolve(error.code === "ECONNREFUSED" ? "refused" : "failed");
       });
       upstream.end(body);
     });

@@ -29,6 +29,14 @@ export class ClusterKeys {
   moved(queueId: string): string {
     return `${this.prefix}moved:${queueId}`;
   }
+  /** A queue's saved row (its state and the positions it is consistent at), for whoever adopts it after its holder died. */
+  queueRow(queueId: string): string {
+    return `${this.prefix}queue:${queueId}`;
+  }
+  /** A process's side log: the events its queues got off the shared stream (presence, heartbeats). */
+  sideLog(processId: string): string {
+    return `${this.prefix}side:${processId}`;
+  }
   /** A lease on work that runs once across the cluster. */
   lease(name: string): string {
     return `${this.prefix}lease:${name}`;

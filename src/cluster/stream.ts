@@ -58,6 +58,9 @@ export class StreamBus implements EventBus {
   /** Every process heard from: how far it has applied, and when we heard. */
   private readonly positions = new Map<string, { id: string; at: number }>();
   private fences: { id: string; resolve: () => void }[] = [];
+  /** Holds on applying entries (see `hold`), and the reads waiting for them to end. */
+  private holds = 0;
+  private held: (() => void)[] = [];
 
   constructor(
     private readonly processId: string,
@@ -88,6 +91,7 @@ export class StreamBus implements EventBus {
     if (!this.running) return;
     this.running = false;
     this.reader.disconnect();
+    for (const resume of this.held.splice(0)) resume();
     await this.loop;
     for (const fence of this.fences) fence.resolve();
     this.fences = [];
@@ -127,6 +131,20 @@ export class StreamBus implements EventBus {
     return out.filter((entry) => compareStreamIds(entry.id, this.lastId) <= 0);
   }
 
+  /**
+   * Stops applying entries until the returned function is called: meanwhile `lastId` does not
+   * move, so events delivered off the stream (cluster/queue-keeper.ts) have a fixed place in it.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0) for (const resume of this.held.splice(0)) resume();
+    };
+  }
+
   /** The other processes heard from lately (each reports its position at least every BLOCK_MS). */
   livePeers(): string[] {
     const now = Date.now();
@@ -154,6 +172,7 @@ export class StreamBus implements EventBus {
       try {
         if (this.mustCheck) await this.checkContinuity();
         const result = await this.reader.xread("COUNT", 1000, "BLOCK", BLOCK_MS, "STREAMS", this.keys.events, this.lastId);
+        while (this.holds > 0 && this.running) await new Promise<void>((resume) => this.held.push(resume));
         if (!this.running) break;
         for (const [, entries] of result ?? []) for (const [id, fields] of entries) this.apply(id, fields);
         this.report();

@@ -212,7 +212,7 @@ export class DurableQueues {
 
   /** Logs `event` for the listed queues, then gives it to each that is still here. */
   private publishToQueues(ids: string[], event: OfferedEvent): Promise<void> {
-    return this.logThen({ q: ids, v: event }, () => this.pushToQueues(ids, event));
+    return this.logThen({ q: ids, v: event }, () => this.registry.pushTo(ids, event));
   }
 
   private async logThen(entry: LogEntry, deliver: () => void | Promise<void>): Promise<void> {
@@ -252,19 +252,9 @@ export class DurableQueues {
     });
   }
 
-  /** A queue-addressed entry: heartbeats go to every listed queue, other events by its event_types. */
-  private pushToQueues(ids: readonly string[], event: OfferedEvent): void {
-    for (const id of ids) {
-      const queue = this.registry.get(id);
-      if (!queue || (event.type !== "heartbeat" && !queue.acceptsType(event.type))) continue;
-      queue.push(event);
-      queue.wake();
-    }
-  }
-
   /** Delivers one logged entry again, to the queues that had it the first time. */
   private replay(entry: LogEntry): void {
-    if ("q" in entry) return this.pushToQueues(entry.q, entry.v);
+    if ("q" in entry) return this.registry.pushTo(entry.q, entry.v);
     // Live, flag events join only until a poll takes them, and when polls came is not logged:
     // replayed ones stay apart, each with its own id (a client that saw the joined one
     // acknowledged its id, the newest, which covers them all).

@@ -129,6 +129,23 @@ export class QueueRegistry {
     return true;
   }
 
+  /** Takes a queue rebuilt elsewhere (cluster/queue-keeper.ts) as it is; false if one with its id is here. */
+  take(queue: EventQueue): boolean {
+    if (this.byId.has(queue.id)) return false;
+    this.add(queue);
+    return true;
+  }
+
+  /** A queue-addressed event (heartbeats, restart notices): heartbeats go to every listed queue, other events by its event_types. */
+  pushTo(ids: readonly string[], event: OfferedEvent): void {
+    for (const id of ids) {
+      const queue = this.byId.get(id);
+      if (!queue || (event.type !== "heartbeat" && !queue.acceptsType(event.type))) continue;
+      queue.push(event);
+      queue.wake();
+    }
+  }
+
   /** Allocates a queue with a random id for `options.userId`. */
   create(options: QueueOptions): EventQueue {
     // Clients register with the same few lists and capabilities: queues share one copy of each.

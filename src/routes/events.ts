@@ -66,7 +66,7 @@ export const eventEndpoints = [
     async handler({ ctx, user, params, request, reply }) {
       if (ctx.cluster && (await ctx.cluster.queues.route(ctx.queues, params.queue_id, request, reply))) return {};
       ctx.queues.delete(ctx.queues.access(params.queue_id, user.id));
-      await ctx.durable?.forget(params.queue_id);
+      await (ctx.durable?.forget(params.queue_id) ?? ctx.cluster?.keeper.forget(params.queue_id));
       return {};
     },
   }),
@@ -110,7 +110,7 @@ async function createQueueWithoutState(ctx: AppContext, user: UserRow, params: P
       lifespanSecs: params.lifespan_secs,
     }),
   );
-  await ctx.durable?.register(queue);
+  await (ctx.durable?.register(queue) ?? ctx.cluster?.keeper.register(queue));
   return { events: [], queue_id: queue.id };
 }
 

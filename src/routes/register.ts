@@ -112,7 +112,7 @@ export async function registerQueue(
   const options = queueOptions(user, reg);
   const queue = ctx.queues.create(options);
   // Durable before the client learns the queue's id (a crash after this keeps the queue).
-  const registered = ctx.durable?.register(queue);
+  const registered = ctx.durable?.register(queue) ?? ctx.cluster?.keeper.register(queue);
   const stateOptions: StateOptions = {
     clientGravatar: reg.clientGravatar,
     slimPresence: reg.slimPresence,

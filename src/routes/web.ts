@@ -63,8 +63,8 @@ async function appPage(ctx: AppContext, request: FastifyRequest, reply: FastifyR
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeHtml(realm.name)}</title><meta name="csrf-token" content="${escapeHtml(found.row.csrf_token)}">`,
     favicon === undefined ? "" : `<link rel="icon" href="/static/${escapeHtml(favicon)}">`,
-    // boot.js, tiny and run as soon as it arrives, asks for the open narrow's first messages while app.js loads.
-    boot === undefined ? "" : `<script async src="/static/${escapeHtml(boot)}"></script>`,
+    // boot.js, small and run first (defer: before the app.js module), asks for the open narrow's first messages and draws them while the app loads.
+    boot === undefined ? "" : `<script defer src="/static/${escapeHtml(boot)}"></script>`,
     `<link rel="stylesheet" href="/static/${escapeHtml(style)}"><script type="module" src="/static/${escapeHtml(script)}"></script>${preloads}</head>`,
     `<body><div id="app"></div></body></html>`,
   ].join("");

@@ -150,7 +150,7 @@ function expectComplete(listener: Listener, acked: number[][]): void {
 }
 
 describe.skipIf(!backends)("a cluster of real processes", () => {
-  it("loses one process to SIGKILL under load: its clients get BAD_EVENT_QUEUE_ID once and recover, no answered message is lost, the others keep serving", async () => {
+  it("loses one process to SIGKILL under load: its clients keep their queues (another process rebuilds them) and never see BAD_EVENT_QUEUE_ID, no answered message is lost, the others keep serving", async () => {
     const c = (cluster = await startProcessCluster(build.main, backends!.pgUrl, redis.url));
     const listeners = Array.from({ length: 6 }, () => new Listener(c));
     for (const l of listeners) await l.register();
@@ -166,9 +166,10 @@ describe.skipIf(!backends)("a cluster of real processes", () => {
     await senders.stop();
     expect(senders.acked.flat().length).toBeGreaterThanOrEqual(atKill + 100);
     const all = senders.acked.flat();
-    await until(() => listeners.every((l) => all.filter((id) => id > l.maxMessageId).every((id) => l.received.includes(id))));
+    // The killed process's queues are rebuilt once it is known dead (about 6 s, 15 s at most).
+    await until(() => listeners.every((l) => all.filter((id) => id > l.maxMessageId).every((id) => l.received.includes(id))), 30_000);
     await Promise.all(listeners.map((l) => l.stop()));
-    listeners.forEach((l, i) => expect(l.badQueue).toBe(holders[i] === 1 ? 1 : 0));
+    for (const l of listeners) expect(l.badQueue).toBe(0);
     for (const l of listeners) expectComplete(l, senders.acked);
     // Every answered message is in the database.
     const stored = await call(c, c.proxy.url, "GET", "/messages", { anchor: "newest", num_before: "5000", num_after: "0", narrow: '[["channel","general"]]' });

@@ -4,7 +4,7 @@
  */
 import { anchorOf, apiNarrow } from "../state/narrow.js";
 import type { Term } from "../state/types.js";
-import { startEarlyGet } from "./http.js";
+import { startEarlyGet, type Answer } from "./http.js";
 import { fetchMessages, messagesParams, type FetchAnswer } from "./messages.js";
 
 /** Messages fetched on each side of the anchor when a narrow opens. */
@@ -17,7 +17,10 @@ export function fetchFirstPage(terms: readonly Term[]): Promise<FetchAnswer> {
   return fetchMessages(...firstPageArgs(terms));
 }
 
-/** Sends that request now; the app's first fetchFirstPage of the same narrow takes its answer. */
-export function startFirstPage(terms: readonly Term[]): void {
-  startEarlyGet("messages", messagesParams(...firstPageArgs(terms)));
+/** Sends that request now; the app's first fetchFirstPage of the same narrow takes its answer (also given here, null when it failed). */
+export function startFirstPage(terms: readonly Term[]): Promise<FetchAnswer | null> | null {
+  const answer = startEarlyGet("messages", messagesParams(...firstPageArgs(terms)));
+  return answer && answer.then(succeeded, () => null);
 }
+
+const succeeded = (a: Answer): FetchAnswer | null => (a.status === 200 && a.json?.result === "success" ? (a.json as unknown as FetchAnswer) : null);

@@ -44,24 +44,33 @@ export function getUrl(path: string, params: Record<string, Param> = {}): string
   return query ? `/json/${path}?${query}` : `/json/${path}`;
 }
 
+/** A GET's status and parsed body (null when the body was not JSON). */
+export type Answer = { status: number; json: Record<string, unknown> | null };
+
+const read = async (response: Response): Promise<Answer> => ({ status: response.status, json: (await response.json().catch(() => null)) as Record<string, unknown> | null });
+
 /** A GET started before the app's code was loaded (web/boot.ts), which the app's first identical GET takes over. */
-type EarlyGet = { url: string; response: Promise<Response> };
+type EarlyGet = { url: string; answer: Promise<Answer> };
 /** Null once the app's first GET has looked: an early GET started after that would never be taken (or be taken stale, much later). */
 const early = globalThis as { rookeryEarlyGet?: EarlyGet | null };
 
-/** Starts a GET of `/json/<path>` now, for the app's first GET to take when it is the same URL (the page's first messages, from boot.ts). */
-export function startEarlyGet(path: string, params: Record<string, Param>): void {
-  if (early.rookeryEarlyGet === null) return;
+/**
+ * Starts a GET of `/json/<path>` now, for the app's first GET to take when it is the same URL (the
+ * page's first messages, from boot.ts). Its answer is read once and shared: boot.ts may draw from it.
+ */
+export function startEarlyGet(path: string, params: Record<string, Param>): Promise<Answer> | null {
+  if (early.rookeryEarlyGet === null) return null;
   const url = getUrl(path, params);
-  const response = fetch(url, { credentials: "same-origin" });
-  response.catch(() => undefined);
-  early.rookeryEarlyGet = { url, response };
+  const answer = fetch(url, { credentials: "same-origin" }).then(read);
+  answer.catch(() => undefined);
+  early.rookeryEarlyGet = { url, answer };
+  return answer;
 }
 
-function takeEarlyGet(url: string): Promise<Response> | undefined {
+function takeEarlyGet(url: string): Promise<Answer> | undefined {
   const got = early.rookeryEarlyGet;
   early.rookeryEarlyGet = null;
-  return got?.url === url ? got.response : undefined;
+  return got?.url === url ? got.answer : undefined;
 }
 
 /** Calls `/json/<path>`; resolves with the success body, rejects with ApiError. */
@@ -73,19 +82,16 @@ export async function call<T = Record<string, unknown>>(method: "GET" | "POST" |
     init.headers = { "X-CSRFToken": csrfToken, "Content-Type": "application/x-www-form-urlencoded" };
     init.body = encode(params);
   }
-  let response: Response;
+  let answer: Answer;
   try {
-    response = await ((method === "GET" && !signal && takeEarlyGet(url)) || fetch(url, init));
+    answer = await ((method === "GET" && !signal && takeEarlyGet(url)) || fetch(url, init).then(read));
   } catch (err) {
     if (signal?.aborted) throw err;
     throw new ApiError(0, "NETWORK", "The server cannot be reached");
   }
-  let json: Record<string, unknown> = {};
-  try {
-    json = (await response.json()) as Record<string, unknown>;
-  } catch {
-    // A proxy's or a restarting server's page: not the API's envelope.
-  }
+  // A proxy's or a restarting server's page is not the API's envelope.
+  const json = answer.json !== null && typeof answer.json === "object" ? answer.json : {};
+  const response = { status: answer.status, ok: answer.status >= 200 && answer.status < 300 };
   if (response.status === 401) {
     onSessionEnded();
     throw new ApiError(401, "UNAUTHORIZED", typeof json.msg === "string" ? json.msg : "Session ended");

@@ -1,10 +1,11 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { loadList, loadMore, markRead } from "../api/lists.js";
-import { conversationKey, refOf } from "../state/conversation.js";
 import { narrowKey } from "../state/narrow.js";
-import type { Message, MessageList, State, Term } from "../state/types.js";
+import type { MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
+import { bounds, initialWin, OPEN_ROWS, openingScroll, padFor, planRows, WINDOW, type Win } from "./feed-window.js";
+import { adoptFirstDraw, loadKatex } from "./first-draw.js";
 import { NarrowHeader } from "./narrow-header.js";
 import { TypingNotice } from "./compose/typing.js";
 import { fillEmoji } from "./rendered-emoji.js";
@@ -13,57 +14,12 @@ import { useStateOf } from "./select.js";
 import { registered } from "../state/store.js";
 import { pointer, select, selectedIn } from "./keyboard/pointer.js";
 
-/**
- * At most this many message rows are in the DOM; the window moves by STEP as you scroll, a few
- * rows at a time so that no frame draws more than a screenful.
- */
-export const WINDOW = 300;
+/** The window moves by STEP rows as you scroll, so that no frame draws more than a screenful. */
 const STEP = 12;
 /** Fetch the next page once fewer fetched rows than this lie beyond the window's edge. */
 const FETCH_AHEAD_ROWS = 150;
-/** Rows a list opens with (a screenful and more); the window grows by STEP from there as you scroll. */
-const OPEN_ROWS = 40;
 /** Start moving the window (or fetching) this far from an edge. */
 const EDGE_PX = 1200;
-const SAME_SENDER_GAP_S = 10 * 60;
-/** The spacer above the window stays within this many screens, sized by this guess of a row's height. */
-const PAD_SCREENS = 20;
-const ROW_ESTIMATE_PX = 48;
-
-type Win = { key: string; first: number; last: number; atEnd: boolean };
-
-const lowerBound = (ids: readonly number[], id: number) => {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((ids[mid] ?? 0) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-};
-
-/** The rows [lo, hi) of the list the window shows, never more than WINDOW. */
-function bounds(list: MessageList, win: Win): [number, number] {
-  const ids = list.ids;
-  let lo = lowerBound(ids, win.first);
-  let hi = win.atEnd ? ids.length : lowerBound(ids, win.last + 1);
-  if (hi - lo > WINDOW) {
-    if (win.atEnd) lo = hi - WINDOW;
-    else hi = lo + WINDOW;
-  }
-  return [lo, Math.max(lo, hi)];
-}
-
-/** The window a freshly loaded list opens with: around its anchor (or first unread), else at the end. */
-function initialWin(list: MessageList, s: State): Win {
-  const ids = list.ids;
-  let at = list.anchor !== null ? lowerBound(ids, list.anchor) : ids.findIndex((id) => !s.messages.get(id)?.flags.includes("read"));
-  if (at < 0 || at >= ids.length) at = ids.length - 1;
-  const lo = Math.max(0, Math.min(at - OPEN_ROWS / 2, ids.length - OPEN_ROWS));
-  const hi = Math.min(ids.length, lo + OPEN_ROWS);
-  return { key: list.key, first: ids[lo] ?? 0, last: ids[hi - 1] ?? 0, atEnd: hi === ids.length };
-}
 
 /** A narrow's messages: recipient bars, sender runs, a bounded window that follows the scroll. */
 export function Feed({ terms }: { terms: Term[] }) {
@@ -89,7 +45,13 @@ export function Feed({ terms }: { terms: Term[] }) {
   // A newly opened list gets its window in the same render (no empty frame), kept by the effect below.
   const opening = list && s && win?.key !== key ? initialWin(list, s) : null;
   const current = list && win?.key === key ? win : opening;
-  if (opening) pending.current = list?.anchor !== null ? "anchor" : "bottom";
+  // A list boot.ts drew (first-draw.ts) is taken as it is, at the place it was scrolled to.
+  const adopted = useRef<{ key: string; scrollTop: number } | null>(null);
+  if (opening && list) {
+    const taken = adoptFirstDraw(key);
+    adopted.current = taken && { key, scrollTop: taken.scrollTop };
+    pending.current = taken ? null : openingScroll(list);
+  }
   useEffect(() => {
     if (opening) setWin(opening);
   });
@@ -131,7 +93,10 @@ export function Feed({ terms }: { terms: Term[] }) {
     committedLo.current = { key, first: list.ids[lo], count: list.ids.length };
     const p = pending.current;
     pending.current = null;
-    if (pad.current.key !== key) pad.current = { key, px: 0 };
+    const took = adopted.current?.key === key ? adopted.current : null;
+    adopted.current = null;
+    // The first draw's spacer already has the height the feed gives it (padFor).
+    if (pad.current.key !== key) pad.current = { key, px: took ? padFor(0, lo) : 0 };
     if (p && typeof p === "object") restore(box, p, pad.current);
     settlePad(box, top, pad.current, lo);
     if (p === "bottom") {
@@ -145,6 +110,13 @@ export function Feed({ terms }: { terms: Term[] }) {
     loadKatexIfNeeded(box);
     fillEmoji(box);
     if (ready) observeUnread(box);
+    if (took) {
+      // The same place on screen, whatever Preact's adoption changed on the way.
+      if (box.scrollTop !== took.scrollTop) box.scrollTop = took.scrollTop;
+      // Marked painted by the first draw already; this is when the app has taken it over.
+      drawnFor.current = key;
+      performance.mark("rookery:list-adopted", { detail: key });
+    }
     if (drawnFor.current !== key && list.ids.length > 0) {
       drawnFor.current = key;
       // For the benchmarks: when a narrow's list is first in the DOM, and the frame after (painted).
@@ -234,15 +206,8 @@ export function Feed({ terms }: { terms: Term[] }) {
 
 function rows(s: State, list: MessageList, lo: number, hi: number, selectedId: number): ComponentChildren[] {
   const out: ComponentChildren[] = [];
-  let prev: Message | undefined;
-  let prevConv = "";
-  for (let i = lo; i < hi; i++) {
-    const id = list.ids[i] ?? 0;
-    const m = s.messages.get(id);
-    if (!m) continue;
-    const conv = conversationKey(refOf(m, s.me));
-    const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
-    if (conv !== prevConv || newDay) {
+  for (const { m, bar, showSender } of planRows(s, list, lo, hi)) {
+    if (bar) {
       out.push(
         <div class={m.type === "stream" ? "group-head" : "group-head dm"} key={`bar-${m.id}`} style={m.type === "stream" ? { "--channel-color": s.subs.get(m.stream_id ?? 0)?.color ?? "#c2c2c2" } : undefined}>
           <RecipientBar s={s} m={m} />
@@ -250,10 +215,7 @@ function rows(s: State, list: MessageList, lo: number, hi: number, selectedId: n
         </div>,
       );
     }
-    const showSender = conv !== prevConv || newDay || prev?.sender_id !== m.sender_id || m.timestamp - (prev?.timestamp ?? 0) > SAME_SENDER_GAP_S;
     out.push(<MessageRow key={m.id} s={s} m={m} showSender={showSender} selected={m.id === selectedId} />);
-    prev = m;
-    prevConv = conv;
   }
   return out;
 }
@@ -315,30 +277,18 @@ function restore(box: HTMLElement, at: { id: string; top: number }, pad: { px: n
 }
 
 /**
- * Sets the spacer's height: none when no row lies above the window; else, when it runs short or
- * grows past PAD_SCREENS screens, about the height of the rows above, at most PAD_SCREENS screens
- * (so a scrollbar dragged to the top finds rows soon). A change other than restore()'s moves every
- * row, so the scroll position moves with it: the view stays put, at the price of one repaint.
+ * Sets the spacer's height (padFor). A change other than restore()'s moves every row, so the
+ * scroll position moves with it: the view stays put, at the price of one repaint.
  */
 function settlePad(box: HTMLElement, spacer: HTMLElement, pad: { px: number }, above: number): void {
-  // The window's height, not the scroller's: reading that would force a layout here.
-  const screen = Math.max(innerHeight, 200);
-  let px = pad.px;
-  if (above === 0) px = 0;
-  else if (px < screen * 2 || px > screen * PAD_SCREENS * 1.5) px = Math.min(above * ROW_ESTIMATE_PX, screen * PAD_SCREENS);
+  const px = padFor(pad.px, above);
   const shift = px - pad.px;
   pad.px = px;
   if (spacer.style.height !== `${px}px`) spacer.style.height = `${px}px`;
   if (shift !== 0) box.scrollTop += shift;
 }
 
-let katexRequested = false;
 /** KaTeX's stylesheet is fetched the first time a message with math is drawn. */
 function loadKatexIfNeeded(box: HTMLElement): void {
-  if (katexRequested || !box.querySelector(".katex")) return;
-  katexRequested = true;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = `/static/${KATEX_CSS}`;
-  document.head.append(link);
+  if (box.querySelector(".katex")) loadKatex();
 }

@@ -31,7 +31,7 @@ describe("GET /", () => {
     );
   });
 
-  it("names boot.js (async, first) and app.js's chunks (modulepreload) when the build has them", async () => {
+  it("names boot.js (defer, first: it runs before the app.js module) and app.js's chunks (modulepreload) when the build has them", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-web-boot-"));
     fs.cpSync(site.webDir, dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...FAKE_MANIFEST, "boot.js": "boot-ABCD1234.js", "app.js.import.1": "chunk-EFGH5678.js" }));
@@ -41,7 +41,7 @@ describe("GET /", () => {
       await browser.signIn("hamlet@zulip.com", server.password);
       const text = (await browser.get("/")).text;
       expect(text).toContain(
-        `<link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}"><script async src="/static/boot-ABCD1234.js"></script>` +
+        `<link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}"><script defer src="/static/boot-ABCD1234.js"></script>` +
           `<link rel="stylesheet" href="/static/${FAKE_MANIFEST["app.css"]}"><script type="module" src="/static/${FAKE_MANIFEST["app.js"]}"></script>` +
           `<link rel="modulepreload" href="/static/chunk-EFGH5678.js"></head>`,
       );

@@ -4,7 +4,7 @@
  * first unread message, else the newest.
  */
 import { signal } from "@preact/signals";
-import { anchorOf } from "../../state/narrow.js";
+import { defaultSelected } from "../feed-window.js";
 import type { MessageList, State } from "../../state/types.js";
 
 /** Set by a key or a click: the list it belongs to, the message, and whether the feed should scroll to it. */
@@ -20,8 +20,5 @@ export function select(key: string, id: number, scroll = true): void {
 export function selectedIn(list: MessageList, s: State): number {
   const p = pointer.value;
   if (p && p.key === list.key && list.ids.includes(p.id)) return p.id;
-  const anchor = anchorOf(list.terms);
-  if (anchor !== null && list.ids.includes(anchor)) return anchor;
-  const unread = list.ids.find((id) => !s.messages.get(id)?.flags.includes("read"));
-  return unread ?? list.ids[list.ids.length - 1] ?? 0;
+  return defaultSelected(list, s);
 }

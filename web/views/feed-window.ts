@@ -1,0 +1,102 @@
+/**
+ * The message feed's window and row plan, without Preact: the feed (feed.tsx) and the page's first
+ * draw (first-draw.ts, run by boot.ts before the app has loaded) use the same functions, so both
+ * draw the same rows, grouped the same way, at the same place.
+ */
+import { anchorOf } from "../state/narrow.js";
+import { conversationKey, refOf } from "../state/conversation.js";
+import type { Message, MessageList, State } from "../state/types.js";
+import { dayOf } from "./format.js";
+
+/**
+ * At most this many message rows are in the DOM; the window moves by a few rows at a time as you
+ * scroll (feed.tsx), so that no frame draws more than a screenful.
+ */
+export const WINDOW = 300;
+/** Rows a list opens with (a screenful and more); the window grows from there as you scroll. */
+export const OPEN_ROWS = 40;
+/** The spacer above the window stays within this many screens, sized by this guess of a row's height. */
+export const PAD_SCREENS = 20;
+export const ROW_ESTIMATE_PX = 48;
+const SAME_SENDER_GAP_S = 10 * 60;
+
+export type Win = { key: string; first: number; last: number; atEnd: boolean };
+
+export const lowerBound = (ids: readonly number[], id: number) => {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((ids[mid] ?? 0) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
+/** The rows [lo, hi) of the list the window shows, never more than WINDOW. */
+export function bounds(list: MessageList, win: Win): [number, number] {
+  const ids = list.ids;
+  let lo = lowerBound(ids, win.first);
+  let hi = win.atEnd ? ids.length : lowerBound(ids, win.last + 1);
+  if (hi - lo > WINDOW) {
+    if (win.atEnd) lo = hi - WINDOW;
+    else hi = lo + WINDOW;
+  }
+  return [lo, Math.max(lo, hi)];
+}
+
+/** The window a freshly loaded list opens with: around its anchor (or first unread), else at the end. */
+export function initialWin(list: MessageList, s: State): Win {
+  const ids = list.ids;
+  let at = list.anchor !== null ? lowerBound(ids, list.anchor) : ids.findIndex((id) => !s.messages.get(id)?.flags.includes("read"));
+  if (at < 0 || at >= ids.length) at = ids.length - 1;
+  const lo = Math.max(0, Math.min(at - OPEN_ROWS / 2, ids.length - OPEN_ROWS));
+  const hi = Math.min(ids.length, lo + OPEN_ROWS);
+  return { key: list.key, first: ids[lo] ?? 0, last: ids[hi - 1] ?? 0, atEnd: hi === ids.length };
+}
+
+/** How the feed scrolls a list it opens: to its anchor, else to its bottom. */
+export const openingScroll = (list: MessageList): "anchor" | "bottom" => (list.anchor !== null ? "anchor" : "bottom");
+
+/**
+ * The spacer's height (px) for `above` rows above the window, given its height now: none when no
+ * row lies above; else, when it runs short or grows past PAD_SCREENS screens, about the height of
+ * the rows above, at most PAD_SCREENS screens (so a scrollbar dragged to the top finds rows soon).
+ */
+export function padFor(px: number, above: number): number {
+  // The window's height, not the scroller's: reading that would force a layout.
+  const screen = Math.max(innerHeight, 200);
+  if (above === 0) return 0;
+  if (px < screen * 2 || px > screen * PAD_SCREENS * 1.5) return Math.min(above * ROW_ESTIMATE_PX, screen * PAD_SCREENS);
+  return px;
+}
+
+/** The message selected when nothing has been picked: the list's near/with anchor, else the first unread, else the newest. */
+export function defaultSelected(list: MessageList, s: State): number {
+  const anchor = anchorOf(list.terms);
+  if (anchor !== null && list.ids.includes(anchor)) return anchor;
+  const unread = list.ids.find((id) => !s.messages.get(id)?.flags.includes("read"));
+  return unread ?? list.ids[list.ids.length - 1] ?? 0;
+}
+
+/** One row of the window: its message, whether a recipient bar (with the day) opens before it, whether it shows its sender. */
+export type RowPlan = { m: Message; bar: boolean; showSender: boolean };
+
+/** The rows [lo, hi) of a list: a bar where the conversation or the day changes, the sender at the start of each run. */
+export function planRows(s: State, list: MessageList, lo: number, hi: number): RowPlan[] {
+  const out: RowPlan[] = [];
+  let prev: Message | undefined;
+  let prevConv = "";
+  for (let i = lo; i < hi; i++) {
+    const m = s.messages.get(list.ids[i] ?? 0);
+    if (!m) continue;
+    const conv = conversationKey(refOf(m, s.me));
+    const newDay = !prev || dayOf(s, prev.timestamp) !== dayOf(s, m.timestamp);
+    const bar = conv !== prevConv || newDay;
+    const showSender = bar || prev?.sender_id !== m.sender_id || m.timestamp - (prev?.timestamp ?? 0) > SAME_SENDER_GAP_S;
+    out.push({ m, bar, showSender });
+    prev = m;
+    prevConv = conv;
+  }
+  return out;
+}
