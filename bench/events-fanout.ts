@@ -4,7 +4,9 @@
  * everyone), or with `message` a channel message (POST /messages to a channel all N are
  * subscribed to; the naive server publishes a message event of the same size). Prints p50/p99
  * delivery latency (trigger sent → poll answered) and deliveries/s, side by side with a naive
- * in-memory long-poll server (bare node:http, one array per client) driven the same way.
+ * in-memory long-poll server (bare node:http, one array per client) driven the same way, and each
+ * server's own time from the trigger's arrival to its last answer's 'finish', the GC pauses and
+ * the CPU time within it (CPU is the steadier figure when other work shares the machine).
  * Each server runs in a child process (this script with `--serve rookery|naive`), so the
  * clients' work does not slow the server measured; children answer "how many polls wait" over IPC.
  *
