@@ -4,7 +4,9 @@
  * everyone), or with `message` a channel message (POST /messages to a channel all N are
  * subscribed to; the naive server publishes a message event of the same size). Prints p50/p99
  * delivery latency (trigger sent → poll answered) and deliveries/s, side by side with a naive
- * in-memory long-poll server (bare node:http, one array per client) driven the same way.
+ * in-memory long-poll server (bare node:http, one array per client) driven the same way, and each
+ * server's own time from the trigger's arrival to its last answer's 'finish', the GC pauses and
+ * the CPU time within it (CPU is the steadier figure when other work shares the machine).
  * Each server runs in a child process (this script with `--serve rookery|naive`), so the
  * clients' work does not slow the server measured; children answer "how many polls wait" over IPC.
  *
@@ -18,6 +20,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import { PerformanceObserver } from "node:perf_hooks";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
@@ -32,6 +35,28 @@ runUnderServerFlags(import.meta.filename);
 
 const SCRIPT = import.meta.filename;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Garbage collection in this process, for the fan-out's window: each pause's start and duration
+ * (ms, performance.now() time), so a child can say how much of its fan-out was spent collecting.
+ */
+function gcPauses(): (from: number, to: number) => number {
+  const pauses: { start: number; ms: number }[] = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, ms: entry.duration });
+    if (pauses.length > 10_000) pauses.splice(0, pauses.length - 10_000);
+  }).observe({ entryTypes: ["gc"] });
+  return (from, to) => pauses.reduce((sum, p) => (p.start >= from && p.start <= to ? sum + p.ms : sum), 0);
+}
+
+/**
+ * CPU time (user + system) this process spent since `from`: asked once every poll was answered,
+ * it is the fan-out's cost, and less disturbed than wall time by other work on the machine.
+ */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+}
 
 /** What a child tells the parent once it listens. */
 interface Ready {
@@ -63,9 +88,11 @@ async function serveRookery(clients: number, eventKind: EventKind): Promise<void
     if (subscribed.statusCode !== 200) throw new Error(subscribed.body);
   }
   const waiting = () => app.ctx.queues.waitingPolls();
+  const gcMs = gcPauses();
   // Server-side fan-out time: from the triggering request's arrival (the naive server: its event
   // read) to the last poll's answer written.
   let published = 0;
+  let cpuAtPublish = process.cpuUsage();
   let delivering = 0;
   let lastAnswered = 0;
   // And the part of it from the event reaching the queues (after the write, its commit and log).
@@ -75,11 +102,14 @@ async function serveRookery(clients: number, eventKind: EventKind): Promise<void
     deliver(batch);
   };
   app.http.server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (req.method !== "GET") published = performance.now();
+    if (req.method !== "GET") {
+      published = performance.now();
+      cpuAtPublish = process.cpuUsage();
+    }
     else if (req.url?.startsWith("/api/v1/events")) res.once("finish", () => (lastAnswered = performance.now()));
   });
   process.on("message", (msg) => {
-    if (msg === "waiting") process.send?.({ waiting: waiting(), serverMs: lastAnswered - published, deliveryMs: lastAnswered - delivering });
+    if (msg === "waiting") process.send?.({ waiting: waiting(), serverMs: lastAnswered - published, deliveryMs: lastAnswered - delivering, gcMs: gcMs(published, lastAnswered), cpuMs: cpuMs(cpuAtPublish) });
     if (msg === "exit") void app.close().then(() => fs.rmSync(dataDir, { recursive: true, force: true }), () => undefined).then(() => process.exit(0));
   });
   const ready: Ready = { port: Number(new URL(address).port), users: users.map((u) => ({ id: u.id, auth: auth(u) })) };
@@ -103,7 +133,9 @@ async function profileUntilExit(file: string): Promise<void> {
 async function serveNaive(clients: number): Promise<void> {
   const queues: unknown[][] = Array.from({ length: clients }, () => []);
   const waiting = new Map<number, http.ServerResponse>();
+  const gcMs = gcPauses();
   let published = 0;
+  let cpuAtPublish = process.cpuUsage();
   let lastAnswered = 0;
   const answer = (i: number, res: http.ServerResponse) => {
     const body = JSON.stringify({ result: "success", msg: "", events: queues[i], queue_id: String(i) });
@@ -118,10 +150,14 @@ async function serveNaive(clients: number): Promise<void> {
       req.on("end", () => {
         const event = JSON.parse(body) as Record<string, unknown>;
         published = performance.now();
+        cpuAtPublish = process.cpuUsage();
         queues.forEach((q, i) => q.push({ ...event, id: i }));
-        for (const [i, waiter] of waiting) answer(i, waiter);
+        // The last answer's 'finish', as measured on Rookery's side.
+        for (const [i, waiter] of waiting) {
+          waiter.once("finish", () => (lastAnswered = performance.now()));
+          answer(i, waiter);
+        }
         waiting.clear();
-        lastAnswered = performance.now();
         res.end("{}");
       });
       return;
@@ -133,7 +169,7 @@ async function serveNaive(clients: number): Promise<void> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const address = server.address();
   process.on("message", (msg) => {
-    if (msg === "waiting") process.send?.({ waiting: waiting.size, serverMs: lastAnswered - published, deliveryMs: lastAnswered - published });
+    if (msg === "waiting") process.send?.({ waiting: waiting.size, serverMs: lastAnswered - published, deliveryMs: lastAnswered - published, gcMs: gcMs(published, lastAnswered), cpuMs: cpuMs(cpuAtPublish) });
     if (msg === "exit") server.close(() => process.exit(0));
   });
   const ready: Ready = { port: typeof address === "object" && address ? address.port : 0, users: queues.map((_, i) => ({ id: i, auth: "" })) };
@@ -171,6 +207,10 @@ interface Status {
   serverMs: number;
   /** The part of serverMs from the event reaching the queues. */
   deliveryMs: number;
+  /** Garbage collection pauses that began within serverMs. */
+  gcMs: number;
+  /** CPU time from the trigger until the question (the fan-out's CPU cost). */
+  cpuMs: number;
 }
 
 /** What one side measured. */
@@ -179,6 +219,8 @@ interface Result {
   rates: number[];
   serverMs: number[];
   deliveryMs: number[];
+  gcMs: number[];
+  cpuMs: number[];
 }
 
 class Child {
@@ -237,6 +279,8 @@ async function measure(kind: "rookery" | "naive", clients: number, rounds: numbe
   const rates: number[] = [];
   const serverMs: number[] = [];
   const deliveryMs: number[] = [];
+  const gcMs: number[] = [];
+  const cpuMs: number[] = [];
   for (let round = 0; round <= rounds; round++) {
     const polls = cursors.map((c) =>
       kind === "naive"
@@ -269,10 +313,12 @@ async function measure(kind: "rookery" | "naive", clients: number, rounds: numbe
     const status = await child.status();
     serverMs.push(status.serverMs);
     deliveryMs.push(status.deliveryMs);
+    gcMs.push(status.gcMs);
+    cpuMs.push(status.cpuMs);
   }
   http1.close();
   await child.stop();
-  return { latencies, rates, serverMs, deliveryMs };
+  return { latencies, rates, serverMs, deliveryMs, gcMs, cpuMs };
 }
 
 /** The event the naive server hands out: the same shape and size as Rookery's. */
@@ -312,7 +358,7 @@ async function compare(clients: number, rounds: number, eventKind: EventKind): P
   const row = (name: string, r: Result) =>
     `${name.padEnd(8)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(7)} ms   p99 ${percentile(r.latencies, 99).toFixed(1).padStart(7)} ms   ${Math.round(mean(r.rates))
       .toString()
-      .padStart(8)} deliveries/s   server-side ${mean(r.serverMs).toFixed(1)} ms, of which delivery ${mean(r.deliveryMs).toFixed(1)} ms`;
+      .padStart(8)} deliveries/s   server-side ${mean(r.serverMs).toFixed(1)} ms, of which delivery ${mean(r.deliveryMs).toFixed(1)} ms; GC ${mean(r.gcMs).toFixed(1)} ms; CPU ${mean(r.cpuMs).toFixed(1)} ms`;
   console.log(row("rookery", rookery));
   console.log(row("naive", naive));
   const ratio = mean(rookery.rates) / mean(naive.rates);

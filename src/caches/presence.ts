@@ -371,7 +371,8 @@ export class PresenceStore {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const rows = [...this.dirty.values()].map(toRow);
+    // In user order: two processes writing overlapping rows at once take their locks in one order (no deadlock).
+    const rows = [...this.dirty.values()].sort((x, y) => x.userId - y.userId).map(toRow);
     this.dirty.clear();
     const previous = this.flushing;
     this.flushing = previous.then(async () => {

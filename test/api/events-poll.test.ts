@@ -319,6 +319,22 @@ describe("GET /events answered before the framework's routing", () => {
     expect(JSON.parse(a.body)).toEqual(success({ events: [expect.objectContaining({ type: "typing", id: 0 })], queue_id: leanQueue }));
   });
 
+  it("answers a long-poll woken by a fan-out with text beyond ASCII byte for byte as the framework does", async () => {
+    const leanQueue = await register(server.as("hamlet"), { event_types: ["realm_user"] });
+    const frameworkQueue = await register(server.as("hamlet"), { event_types: ["realm_user"] });
+    const lean = raw(`queue_id=${leanQueue}&last_event_id=-1`);
+    const framework = raw(`queue_id=${frameworkQueue}&last_event_id=%2D1`);
+    await parked(leanQueue);
+    await parked(frameworkQueue);
+    const { cordelia } = server.users;
+    expect((await server.as("iago").patch(`/users/${cordelia.id}`, { full_name: "Cordélia “Lear” 🌟" })).body).toEqual(success());
+    const [a, b] = await Promise.all([lean, framework]);
+    expect(a).toEqual({ ...b, body: b.body.replace(frameworkQueue, leanQueue) });
+    expect(Number(a.length)).toBe(Buffer.byteLength(a.body));
+    expect(JSON.parse(a.body)).toEqual(success({ events: [{ type: "realm_user", op: "update", person: { user_id: cordelia.id, full_name: "Cordélia “Lear” 🌟" }, id: 0 }], queue_id: leanQueue }));
+    await server.as("iago").patch(`/users/${cordelia.id}`, { full_name: cordelia.full_name });
+  });
+
   it("gives the framework's errors, for refusals it hands over and for a queue gone while the poll waited", async () => {
     const queueId = await register(server.as("hamlet"));
     await typeTo(server.users.hamlet.id);
