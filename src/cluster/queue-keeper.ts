@@ -166,15 +166,17 @@ export class QueueKeeper {
 
   /**
    * Rebuilds the queue of `row` from the stream and its holder's side log and adds it to the
-   * registry; false when it cannot be (the stream was trimmed past it, it expired, or its owner
-   * was deactivated meanwhile).
+   * registry; false when it cannot be (the stream was trimmed past it, it expired, its owner was
+   * deactivated meanwhile, or this process is still behind the dead one after CATCH_UP_MS).
    */
   async rebuild(row: QueueRow): Promise<boolean> {
     const registry = this.registry;
     const side = await this.readSide(row.holder, row.sideId);
+    // The dead process may have been ahead of this one: the rebuilt queue must not get again, live,
+    // an entry its row or its side log already placed.
     const lastAfter = side.at(-1)?.after;
-    // The dead process may have been ahead of this one.
-    if (lastAfter !== undefined) await this.bus.reached(lastAfter, CATCH_UP_MS);
+    const target = lastAfter !== undefined && compareStreamIds(lastAfter, row.streamId) > 0 ? lastAfter : row.streamId;
+    await this.bus.reached(target, CATCH_UP_MS);
     const alone = new QueueRegistry(this.clock, this.log);
     alone.insert(row.queue);
     let from = row.streamId;
@@ -192,6 +194,10 @@ export class QueueKeeper {
     // The rest is read with the stream held, so that the queue joins the registry exactly where it is.
     const release = this.bus.hold();
     try {
+      if (compareStreamIds(this.bus.lastId, target) < 0) {
+        this.log.warn({ queueId: row.queue.id, at: this.bus.lastId, needed: target }, "this process is too far behind the one that died to rebuild its queue");
+        return false;
+      }
       const rest = await this.bus.replay(from);
       if (!rest) return false;
       apply(rest);

@@ -54,10 +54,11 @@ async function appPage(ctx: AppContext, request: FastifyRequest, reply: FastifyR
   }
   const favicon = manifest["favicon.svg"];
   const boot = manifest["boot.js"];
-  // The chunks app.js imports, fetched alongside it rather than after it has been parsed.
+  // The chunks app.js imports, fetched alongside it rather than after it has been parsed; at low
+  // priority, so that boot.js's request for the first messages goes before them on the few connections.
   const preloads = Object.entries(manifest)
     .filter(([key]) => key.startsWith("app.js.import."))
-    .map(([, file]) => `<link rel="modulepreload" href="/static/${escapeHtml(file)}">`)
+    .map(([, file]) => `<link rel="modulepreload" fetchpriority="low" href="/static/${escapeHtml(file)}">`)
     .join("");
   const document = [
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,

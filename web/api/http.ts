@@ -61,7 +61,7 @@ const early = globalThis as { rookeryEarlyGet?: EarlyGet | null };
 export function startEarlyGet(path: string, params: Record<string, Param>): Promise<Answer> | null {
   if (early.rookeryEarlyGet === null) return null;
   const url = getUrl(path, params);
-  const answer = fetch(url, { credentials: "same-origin" }).then(read);
+  const answer = fetch(url, { credentials: "same-origin", priority: "high" }).then(read);
   answer.catch(() => undefined);
   early.rookeryEarlyGet = { url, answer };
   return answer;

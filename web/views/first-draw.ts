@@ -3,7 +3,7 @@
  * page arrives, before the app's modules have run. It is the app's own markup, element for element
  * (the shell as App draws it before /register, the feed as Feed and MessageRow draw it), from the
  * same early state (state/early.ts) and the same row plan (feed-window.ts), at the same scroll
- * position. The app then renders into it (main.tsx): Preact adopts these elements in place (no row
+ * position. The app then renders into it (app-start.tsx): Preact adopts these elements in place (no row
  * drawn twice, no flash), and Feed keeps the scroll position and marks (adoptFirstDraw).
  *
  * The server's rendered message HTML is inserted as the feed inserts it; every other string

@@ -43,7 +43,7 @@ describe("GET /", () => {
       expect(text).toContain(
         `<link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}"><script defer src="/static/boot-ABCD1234.js"></script>` +
           `<link rel="stylesheet" href="/static/${FAKE_MANIFEST["app.css"]}"><script type="module" src="/static/${FAKE_MANIFEST["app.js"]}"></script>` +
-          `<link rel="modulepreload" href="/static/chunk-EFGH5678.js"></head>`,
+          `<link rel="modulepreload" fetchpriority="low" href="/static/chunk-EFGH5678.js"></head>`,
       );
     } finally {
       await server.stop();
