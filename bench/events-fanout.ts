@@ -362,7 +362,7 @@ async function compare(clients: number, rounds: number, eventKind: EventKind): P
   console.log(row("rookery", rookery));
   console.log(row("naive", naive));
   const ratio = mean(rookery.rates) / mean(naive.rates);
-  console.log(`deliveries/s rookery/naive: ${ratio.toFixed(2)} (target ≥ 0.80); rookery p99 ${percentile(rookery.latencies, 99).toFixed(1)} ms (target ≤ 400), naive p99 ${percentile(naive.latencies, 99).toFixed(1)} ms; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`deliveries/s rookery/naive: ${ratio.toFixed(2)} (target ≥ 0.80); rookery p99 ${percentile(rookery.latencies, 99).toFixed(1)} ms (target ≤ 400), naive p99 ${percentile(naive.latencies, 99).toFixed(1)} ms; CPU per fan-out rookery/naive ${(mean(rookery.cpuMs) / mean(naive.cpuMs)).toFixed(2)}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 }
 
 const serveAt = process.argv.indexOf("--serve");
