@@ -1,8 +1,22 @@
+import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { Clock } from "../base/clock.js";
 import type { Db, Store } from "../db/index.js";
 import { chunks } from "../db/chunks.js";
-import { deleteQueue, highestLogPosition, insertLogEntry, insertQueue, logEntriesAfter, pruneLog, savedQueues, upsertQueues } from "../db/queries/event-log.js";
+import {
+  advanceQueues,
+  deleteLogThrough,
+  deleteQueue,
+  forgetQueuesBefore,
+  highestLogPosition,
+  insertLogEntry,
+  insertQueue,
+  logEntriesAfter,
+  oldestLogEntry,
+  savedQueues,
+  upsertQueues,
+} from "../db/queries/event-log.js";
 import type { EventBus } from "./bus.js";
 import type { Commit } from "./changes.js";
 import { isSavedQueue } from "./persist.js";
@@ -12,10 +26,21 @@ import { restartEvent } from "./restart.js";
 import type { OfferedEvent } from "./transforms.js";
 import type { QueuedEvent } from "./types.js";
 
-/** How often every queue is written at the current log position, and the log behind it deleted. */
+/** How often every queue is saved at the current log position, and the log behind it deleted. */
 const CHECKPOINT_EVERY_MS = 30_000;
-/** Queues per statement when a checkpoint writes them. */
+/** Queues per statement when a checkpoint writes them (each statement is followed by a turn of the event loop). */
 const CHECKPOINT_ROWS = 500;
+/**
+ * Log positions per delete when a checkpoint prunes the log: an entry can list 10,000 recipients,
+ * and one statement deleting every entry since the last checkpoint blocks the event loop for as
+ * long as the log is large.
+ */
+const PRUNE_ENTRIES = 32;
+/**
+ * A waiting poll keeps its queue alive, so a checkpoint saves such a queue as last connected "now";
+ * when nothing else changed, it rewrites the row for that only once the saved time is this old.
+ */
+const WAITING_REFRESH_MS = 60_000;
 /** Log entries read per query while replaying. */
 const REPLAY_PAGE = 1000;
 
@@ -47,6 +72,12 @@ export class DurableQueues {
   private heartbeats: EventQueue[] = [];
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
+  /**
+   * Per queue, what its row holds: a digest of the state as the queue had it, and the saved
+   * `lastConnection`. A checkpoint rewrites only queues whose digest changed; it only moves the
+   * others' position, which replaying would not change.
+   */
+  private written = new Map<string, { digest: string; lastConnection: number }>();
   /** Set by `start`: until then (the CLI's contexts never start it) events pass through unlogged. */
   active = false;
   /** The bus the rest of the server publishes on: it logs what it carries first. */
@@ -156,33 +187,70 @@ export class DurableQueues {
    */
   async register(queue: EventQueue): Promise<void> {
     const pos = this.delivered;
-    const state = JSON.stringify(queue.save());
+    const saved = queue.save();
+    const state = JSON.stringify(saved);
     await this.store.write((tx) => insertQueue(tx, queue.id, pos, state));
+    this.written.set(queue.id, { digest: digest(state), lastConnection: saved.lastConnection });
   }
 
   /** Forgets a deleted queue. */
   async forget(queueId: string): Promise<void> {
+    this.written.delete(queueId);
     await this.store.write((tx) => deleteQueue(tx, queueId));
   }
 
   /**
-   * Writes every queue as it is now, at the current log position, then deletes the queues no
-   * longer held and the log entries every saved queue has passed. The snapshot is taken before
-   * this returns, so a caller may stop the queues right after; the writes follow any earlier
-   * checkpoint's.
+   * Saves every queue as it is now at the current log position (rewriting the rows of the queues
+   * that changed, moving the others'), then deletes the queues no longer held and the log entries
+   * every saved queue has passed. The snapshot is taken before this returns, so a caller may stop
+   * the queues right after; the writes follow any earlier checkpoint's. They go in bounded
+   * statements with a turn of the event loop between them: a checkpoint never stalls requests.
    */
   checkpoint(): Promise<void> {
     const at = this.delivered;
     const now = this.clock.now();
-    const rows = this.registry.all().map((queue) => {
+    const rows: { id: string; pos: number; state: string }[] = [];
+    const unchanged: string[] = [];
+    const written = new Map<string, { digest: string; lastConnection: number }>();
+    for (const queue of this.registry.all()) {
       const saved = queue.save();
+      let state = JSON.stringify(saved);
+      const sum = digest(state);
+      const before = this.written.get(queue.id);
       // A waiting poll keeps its queue alive: the idle time starts now, not when it began.
-      if (queue.isWaiting()) saved.lastConnection = now;
-      return { id: queue.id, pos: at, state: JSON.stringify(saved) };
-    });
+      const waiting = queue.isWaiting();
+      if (before?.digest === sum && (!waiting || now - before.lastConnection < WAITING_REFRESH_MS)) {
+        unchanged.push(queue.id);
+        written.set(queue.id, before);
+        continue;
+      }
+      if (waiting) {
+        saved.lastConnection = now;
+        state = JSON.stringify(saved);
+      }
+      rows.push({ id: queue.id, pos: at, state });
+      written.set(queue.id, { digest: sum, lastConnection: saved.lastConnection });
+    }
     const run = async () => {
-      for (const slice of chunks(rows, CHECKPOINT_ROWS)) await this.store.write((tx) => upsertQueues(tx, slice));
-      await this.store.write((tx) => pruneLog(tx, at));
+      for (const slice of chunks(rows, CHECKPOINT_ROWS)) {
+        await this.store.write((tx) => upsertQueues(tx, slice));
+        await nextTurn();
+      }
+      for (const slice of chunks(unchanged)) {
+        await this.store.write((tx) => advanceQueues(tx, slice, at));
+        await nextTurn();
+      }
+      // Every live queue's row is now at `at` (a failed write threw: the next checkpoint rewrites
+      // them all). Queues registered meanwhile drop out of the map and are simply rewritten next time.
+      this.written = written;
+      const upTo = await this.store.write((tx) => forgetQueuesBefore(tx, at));
+      let from = await oldestLogEntry(this.store.db);
+      while (from !== undefined && from <= upTo) {
+        const through = Math.min(upTo, from + PRUNE_ENTRIES - 1);
+        await this.store.write((tx) => deleteLogThrough(tx, through));
+        await nextTurn();
+        from = through + 1;
+      }
     };
     this.saving = this.saving.then(run).catch((error: unknown) => this.log.error({ err: error }, "event queue checkpoint failed"));
     return this.saving;
@@ -261,6 +329,11 @@ export class DurableQueues {
     if (entry.e.some((item) => item.event.type === "update_message_flags")) for (const queue of this.registry.all()) queue.contents();
     this.registry.deliver(entry.e);
   }
+}
+
+/** A short digest of a saved queue's text: kept per queue instead of the text. */
+function digest(state: string): string {
+  return createHash("sha1").update(state).digest("base64");
 }
 
 function parseState(text: string): SavedQueue | undefined {

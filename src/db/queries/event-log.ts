@@ -45,13 +45,29 @@ export async function deleteQueue(db: Db, id: string): Promise<void> {
   await db.deleteFrom("event_queue").where("id", "=", id).execute();
 }
 
+/** Moves queues whose state has not changed since their row was written to position `pos` (one statement). */
+export async function advanceQueues(db: Db, ids: readonly string[], pos: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("event_queue").set({ pos }).where("id", "in", [...ids]).execute();
+}
+
 /**
- * After a checkpoint wrote every live queue at `pos`: forgets the queues it did not write (gone
- * since their last row), then deletes the log entries no saved queue still needs.
+ * After a checkpoint wrote or advanced every live queue to `pos`: forgets the queues it did not
+ * (gone since their last row), and answers the highest log position no saved queue still needs.
  */
-export async function pruneLog(db: Db, pos: number): Promise<void> {
+export async function forgetQueuesBefore(db: Db, pos: number): Promise<number> {
   await db.deleteFrom("event_queue").where("pos", "<", pos).execute();
   const oldest = await db.selectFrom("event_queue").select((eb) => eb.fn.min("pos").as("low")).executeTakeFirst();
-  const upTo = oldest?.low === null || oldest?.low === undefined ? pos : Math.min(pos, Number(oldest.low));
-  await db.deleteFrom("event_log").where("seq", "<=", upTo).execute();
+  return oldest?.low === null || oldest?.low === undefined ? pos : Math.min(pos, Number(oldest.low));
+}
+
+/** The lowest position in the log, or undefined when it is empty. */
+export async function oldestLogEntry(db: Db): Promise<number | undefined> {
+  const row = await db.selectFrom("event_log").select((eb) => eb.fn.min("seq").as("low")).executeTakeFirst();
+  return row?.low === null || row?.low === undefined ? undefined : Number(row.low);
+}
+
+/** Deletes the log entries up to `seq`. */
+export async function deleteLogThrough(db: Db, seq: number): Promise<void> {
+  await db.deleteFrom("event_log").where("seq", "<=", seq).execute();
 }
