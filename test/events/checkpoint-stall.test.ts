@@ -1,0 +1,65 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { AppEvent } from "../../src/events/types.js";
+import { startServer, type TestServer } from "../harness/server.js";
+import { singleProcess } from "../harness/single-process.js";
+
+// A checkpoint of the event log (events/durable.ts) over many queues and a log of large entries
+// (channel messages to 10,000 recipients) writes and prunes in bounded statements with turns of
+// the event loop between them: requests are never held up for long, whatever the log's size
+// (a guard: on this test's sizes the former one-statement prune took ~10 ms here too; see
+// bench/checkpoint-stall.ts).
+const oneProcess = singleProcess("the event log belongs to one process; a cluster checkpoints through Redis");
+
+const QUEUES = 10_000;
+const ENTRIES = 300;
+const RECIPIENTS = 10_000;
+/** The longest stall allowed, with a wide margin for a loaded 2-core machine (a statement takes a few ms). */
+const BOUND_MS = 250;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+oneProcess("a checkpoint over 10,000 queues and 300 entries for 10,000 recipients never blocks the event loop long", { timeout: 180_000 }, async () => {
+  const { ctx } = server.app;
+  const durable = ctx.durable!;
+  await durable.checkpoint();
+  const options = {
+    realmId: server.users.hamlet.realm_id, eventTypes: ["message"], narrow: [], allPublicStreams: false, capabilities: {},
+    applyMarkdown: true, clientGravatar: false, slimPresence: false, lifespanSecs: 600,
+  };
+  for (let i = 0; i < QUEUES; i++) await durable.register(ctx.queues.create({ ...options, userId: 1_000_000 + i }));
+  // Large entries no queue takes (no such users), and one that half the queues take: they change.
+  const recipients = Array.from({ length: RECIPIENTS }, (_, i) => 2_000_000 + i);
+  const big = { type: "message", message: { id: 1, content: "<p>hello</p>" }, flags: [] } as unknown as AppEvent;
+  const perUser = Object.fromEntries(recipients.map((id) => [id, { flags: ["mentioned"] }]));
+  for (let i = 0; i < ENTRIES; i++) await durable.bus.publish({ events: [{ event: big, userIds: recipients, perUser }], changes: [] });
+  const half = Array.from({ length: QUEUES / 2 }, (_, i) => 1_000_000 + i);
+  await durable.bus.publish({ events: [{ event: big, userIds: half }], changes: [] });
+  expect(await count("event_log")).toBe(ENTRIES + 1);
+
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  await durable.checkpoint();
+  delay.disable();
+  const longestMs = delay.max / 1e6;
+  console.log(`longest event-loop stall during the checkpoint: ${longestMs.toFixed(1)} ms`);
+  expect(longestMs).toBeLessThan(BOUND_MS);
+
+  // Every queue saved at the newest position, half of them with the event; the log emptied.
+  expect(await count("event_log")).toBe(0);
+  const rows = await ctx.db.selectFrom("event_queue").select(["pos", "state"]).execute();
+  expect(rows.length).toBe(QUEUES);
+  expect(new Set(rows.map((row) => Number(row.pos))).size).toBe(1);
+  expect(rows.filter((row) => (JSON.parse(row.state) as { events: unknown[] }).events.length === 1).length).toBe(QUEUES / 2);
+});
+
+async function count(table: "event_log" | "event_queue"): Promise<number> {
+  const row = await server.app.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
