@@ -87,4 +87,4 @@ const now = await longestStall((app) => {
 });
 console.log(`  former (one delete, no yields): longest stall ${former.stallMs.toFixed(1)} ms, ${former.wallMs.toFixed(0)} ms in all`);
 console.log(`  chunked, changed queues only:   longest stall ${now.stallMs.toFixed(1)} ms, ${now.wallMs.toFixed(0)} ms in all`);
-console.log(`  longest stall ratio (new / former): ${(now.stallMs / former.stallMs).toFixed(2)}`);
+console.log(`  longest stall ratio (new / former): ${former.stallMs > 0 ? (now.stallMs / former.stallMs).toFixed(2) : "n/a (no stall measured)"}`);
