@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "pino";
 import type { Clock } from "../base/clock.js";
@@ -73,11 +72,11 @@ export class DurableQueues {
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
   /**
-   * Per queue, what its row holds: a digest of the state as the queue had it, and the saved
-   * `lastConnection`. A checkpoint rewrites only queues whose digest changed; it only moves the
+   * Per queue, what its row holds: the queue's `savedVersion()` then, and the saved
+   * `lastConnection`. A checkpoint rewrites only queues whose version changed; it only moves the
    * others' position, which replaying would not change.
    */
-  private written = new Map<string, { digest: string; lastConnection: number }>();
+  private written = new Map<string, { version: string; lastConnection: number }>();
   /** Set by `start`: until then (the CLI's contexts never start it) events pass through unlogged. */
   active = false;
   /** The bus the rest of the server publishes on: it logs what it carries first. */
@@ -188,9 +187,10 @@ export class DurableQueues {
   async register(queue: EventQueue): Promise<void> {
     const pos = this.delivered;
     const saved = queue.save();
+    const version = queue.savedVersion();
     const state = JSON.stringify(saved);
     await this.store.write((tx) => insertQueue(tx, queue.id, pos, state));
-    this.written.set(queue.id, { digest: digest(state), lastConnection: saved.lastConnection });
+    this.written.set(queue.id, { version, lastConnection: saved.lastConnection });
   }
 
   /** Forgets a deleted queue. */
@@ -211,25 +211,21 @@ export class DurableQueues {
     const now = this.clock.now();
     const rows: { id: string; pos: number; state: string }[] = [];
     const unchanged: string[] = [];
-    const written = new Map<string, { digest: string; lastConnection: number }>();
+    const written = new Map<string, { version: string; lastConnection: number }>();
     for (const queue of this.registry.all()) {
-      const saved = queue.save();
-      let state = JSON.stringify(saved);
-      const sum = digest(state);
+      const version = queue.savedVersion();
       const before = this.written.get(queue.id);
       // A waiting poll keeps its queue alive: the idle time starts now, not when it began.
       const waiting = queue.isWaiting();
-      if (before?.digest === sum && (!waiting || now - before.lastConnection < WAITING_REFRESH_MS)) {
+      if (before?.version === version && (!waiting || now - before.lastConnection < WAITING_REFRESH_MS)) {
         unchanged.push(queue.id);
         written.set(queue.id, before);
         continue;
       }
-      if (waiting) {
-        saved.lastConnection = now;
-        state = JSON.stringify(saved);
-      }
-      rows.push({ id: queue.id, pos: at, state });
-      written.set(queue.id, { digest: sum, lastConnection: saved.lastConnection });
+      const saved = queue.save();
+      if (waiting) saved.lastConnection = now;
+      rows.push({ id: queue.id, pos: at, state: JSON.stringify(saved) });
+      written.set(queue.id, { version, lastConnection: saved.lastConnection });
     }
     const run = async () => {
       for (const slice of chunks(rows, CHECKPOINT_ROWS)) {
@@ -329,11 +325,6 @@ export class DurableQueues {
     if (entry.e.some((item) => item.event.type === "update_message_flags")) for (const queue of this.registry.all()) queue.contents();
     this.registry.deliver(entry.e);
   }
-}
-
-/** A short digest of a saved queue's text: kept per queue instead of the text. */
-function digest(state: string): string {
-  return createHash("sha1").update(state).digest("base64");
 }
 
 function parseState(text: string): SavedQueue | undefined {

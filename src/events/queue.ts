@@ -117,6 +117,15 @@ export class EventQueue {
     return { id, options, events, nextId, newestPrunedId, lastConnection };
   }
 
+  /**
+   * Changes whenever `save()` would answer differently: every push takes the next id, every
+   * acknowledgement that drops events raises newestPrunedId, options never change. A queue whose
+   * version is the one it had when saved need not be written again.
+   */
+  savedVersion(): string {
+    return `${this.nextId}:${this.newestPrunedId}:${this.lastConnection}`;
+  }
+
   /** Whether the queue's event_types filter lets `type` through. */
   acceptsType(type: string): boolean {
     const types = this.options.eventTypes;
