@@ -5,7 +5,7 @@
  * Baseline, same run and same data: the former way, every queue rewritten in 500-row statements
  * and the log deleted in one statement, with no turn of the event loop in between.
  *
- *   npx vite-node bench/checkpoint-stall.ts [queues=10000] [entries=300] [recipients=10000]
+ *   npx vite-node bench/checkpoint-stall.ts [queues=10000] [entries=1500] [recipients=10000]
  *
  * ROOKERY_BENCH_SHORT=1: 200 queues, 20 entries, 200 recipients.
  */
@@ -20,7 +20,7 @@ import type { AppEvent } from "../src/events/types.js";
 import { sized } from "./short.js";
 
 const QUEUES = sized(process.argv[2], 10_000, 200);
-const ENTRIES = sized(process.argv[3], 300, 20);
+const ENTRIES = sized(process.argv[3], 1500, 20);
 const RECIPIENTS = sized(process.argv[4], 10_000, 200);
 
 /** A server with QUEUES queues and ENTRIES large log entries, half the queues holding one event. */
