@@ -17,6 +17,7 @@ import pino from "pino";
 import { buildApp, type App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import type { AppEvent } from "../src/events/types.js";
+import { longestStall } from "../test/harness/stall.js";
 import { sized } from "./short.js";
 
 const QUEUES = sized(process.argv[2], 10_000, 200);
@@ -61,10 +62,10 @@ async function formerCheckpoint(app: App): Promise<void> {
   });
 }
 
-async function longestStall(run: (app: App) => Promise<void>): Promise<{ stallMs: number; wallMs: number }> {
+async function measure(run: (app: App) => Promise<void>): Promise<{ stallMs: number; wallMs: number }> {
   const { app, dataDir } = await loaded();
   const started = performance.now();
-  const stallMs = await gapDuring(() => run(app));
+  const stallMs = await longestStall(() => run(app));
   const wallMs = performance.now() - started;
   const left = await app.ctx.db.selectFrom("event_log").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
   if (Number(left.n) !== 0) throw new Error(`log not emptied: ${String(left.n)} entries left`);
@@ -73,30 +74,8 @@ async function longestStall(run: (app: App) => Promise<void>): Promise<{ stallMs
   return { stallMs, wallMs };
 }
 
-/**
- * Runs `work` beside a 2 ms interval timer and answers the longest gap between its ticks: the
- * longest time the event loop was blocked (the synchronous start of `work` included).
- */
-async function gapDuring(work: () => Promise<unknown>): Promise<number> {
-  let worst = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 2);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  worst = 0;
-  last = performance.now();
-  await work();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  clearInterval(probe);
-  return worst;
-}
-
-console.log(`checkpoint: ${QUEUES} queues (half changed), ${ENTRIES} log entries for ${RECIPIENTS} recipients each`);
-const former = await longestStall(formerCheckpoint);
-const now = await longestStall((app) => {
+const former = await measure(formerCheckpoint);
+const now = await measure((app) => {
   const t = performance.now();
   const p = app.ctx.durable!.checkpoint();
   console.log(`  snapshot (synchronous, as before): ${(performance.now() - t).toFixed(1)} ms`);

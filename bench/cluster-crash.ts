@@ -15,16 +15,14 @@
  * Needs ROOKERY_TEST_PG_URL (an admin URL: it creates and drops its databases) and
  * ROOKERY_TEST_REDIS_URL; without them it says so and exits. ROOKERY_BENCH_SHORT=1: 60 queues.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { basicAuth } from "./auth.js";
 import { freshBenchDatabase } from "./backends.js";
-import { serverEnv, serverFlags } from "./server-flags.js";
+import { apiRequest, killServer, startBuilt } from "./processes.js";
 import { sized } from "./short.js";
 
 const QUEUES = sized(process.argv[2], 3000, 60);
@@ -36,60 +34,6 @@ const MAIN = path.resolve(import.meta.dirname, "../dist/rookery.js");
 const pgUrl = process.env.ROOKERY_TEST_PG_URL;
 const redisUrl = process.env.ROOKERY_TEST_REDIS_URL;
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-  out: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
-
-async function start(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...serverFlags(), MAIN, "serve"], {
-    env: { ...process.env, ...serverEnv(), ...env, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "0", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" },
-  });
-  const server: Server = { child, port, out: "" };
-  child.stdout?.on("data", (d: Buffer) => (server.out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (server.out += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${server.out}`)));
-    const timer = setInterval(() => {
-      if (!server.out.includes("Rookery is serving")) return;
-      clearInterval(timer);
-      resolve();
-    }, 20);
-  });
-  return server;
-}
-
-async function kill(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    server.child.once("exit", () => resolve());
-    server.child.kill("SIGKILL");
-  });
-}
-
-function request(port: number, auth: string, method: string, pathAndQuery: string, form?: Record<string, string>): Promise<{ status: number; body: string }> {
-  const body = form ? new URLSearchParams(form).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: `/api/v1${pathAndQuery}`, agent, headers: { authorization: auth, ...(body ? { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } : {}) } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 /** Runs `work` for every item, CONCURRENCY at once. */
 async function each<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
@@ -106,9 +50,9 @@ async function crash(keepRows: boolean): Promise<{ seconds: number; registers: n
   const database = await freshBenchDatabase(pgUrl!, redisUrl!, "rookery_bench_cluster_crash");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-cluster-crash-"));
   const env = { ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: database.url, ROOKERY_REDIS_URL: redisUrl!, ROOKERY_REDIS_PREFIX: database.redisPrefix };
-  const servers = [await start(env)];
+  const servers = [await startBuilt(env)];
   const key = /key=([A-Za-z0-9]{32})/.exec(servers[0]!.out)?.[1] ?? "";
-  servers.push(...(await Promise.all([start(env), start(env)])));
+  servers.push(...(await Promise.all([startBuilt(env), startBuilt(env)])));
   const auth = basicAuth("owner@rookery.local", key);
   const redis = new Redis(redisUrl!);
   try {
@@ -117,17 +61,17 @@ async function crash(keepRows: boolean): Promise<{ seconds: number; registers: n
       Array.from({ length: QUEUES }, (_, i) => i),
       async (i) => {
         const on = i % 3;
-        const res = await request(servers[on]!.port, auth, "POST", "/register", { event_types: '["message"]', fetch_event_types: "[]" });
+        const res = await apiRequest(agent, servers[on]!.port, auth, "POST", "/register", { event_types: '["message"]', fetch_event_types: "[]" });
         if (res.status !== 200) throw new Error(`register: ${res.status} ${res.body}`);
         queues.push({ id: String((JSON.parse(res.body) as { queue_id: string }).queue_id), on });
       },
     );
     for (let i = 0; i < MESSAGES; i++) {
-      const sent = await request(servers[0]!.port, auth, "POST", "/messages", { type: "stream", to: "general", topic: "crash", content: `before the kill ${i}` });
+      const sent = await apiRequest(agent, servers[0]!.port, auth, "POST", "/messages", { type: "stream", to: "general", topic: "crash", content: `before the kill ${i}` });
       if (sent.status !== 200) throw new Error(`send: ${sent.status} ${sent.body}`);
     }
     const startedAt = performance.now();
-    await kill(servers[1]!);
+    await killServer(servers[1]!);
     if (!keepRows) {
       const rows = await redis.keys(`${database.redisPrefix}queue:*`);
       if (rows.length > 0) await redis.del(...rows);
@@ -136,7 +80,7 @@ async function crash(keepRows: boolean): Promise<{ seconds: number; registers: n
     let rebuilt = 0;
     await each(queues, async (queue) => {
       const via = servers[queue.on === 0 ? 0 : 2]!.port;
-      const res = await request(via, auth, "GET", `/events?queue_id=${encodeURIComponent(queue.id)}&last_event_id=-1&dont_block=true`);
+      const res = await apiRequest(agent, via, auth, "GET", `/events?queue_id=${encodeURIComponent(queue.id)}&last_event_id=-1&dont_block=true`);
       if (res.status === 200) {
         const events = (JSON.parse(res.body) as { events: unknown[] }).events;
         if (events.length !== MESSAGES) throw new Error(`queue ${queue.id}: ${events.length} events, not ${MESSAGES}`);
@@ -145,13 +89,13 @@ async function crash(keepRows: boolean): Promise<{ seconds: number; registers: n
       }
       if (!res.body.includes("BAD_EVENT_QUEUE_ID")) throw new Error(`poll: ${res.status} ${res.body}`);
       registers++;
-      const again = await request(via, auth, "POST", "/register", { event_types: '["message"]' });
+      const again = await apiRequest(agent, via, auth, "POST", "/register", { event_types: '["message"]' });
       if (again.status !== 200) throw new Error(`register again: ${again.status}`);
     });
     return { seconds: (performance.now() - startedAt) / 1000, registers, rebuilt };
   } finally {
     redis.disconnect();
-    await Promise.all(servers.map(kill));
+    await Promise.all(servers.map(killServer));
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

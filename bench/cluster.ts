@@ -13,7 +13,7 @@
  * ROOKERY_TEST_REDIS_URL; without them it says so and exits. ROOKERY_BENCH_SHORT=1: 60
  * long-polls, 1-second runs.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -21,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { basicAuth } from "./auth.js";
 import { freshBenchDatabase } from "./backends.js";
-import { serverEnv, serverFlags } from "./server-flags.js";
+import { apiRequest, killServer, startBuilt, type BenchServer } from "./processes.js";
 import { sized } from "./short.js";
 
 const POLLS = sized(process.argv[2], 1000, 60);
@@ -39,53 +39,9 @@ const redisUrl = process.env.ROOKERY_TEST_REDIS_URL;
 // ListenOverflows), and the 200 ms TCP retransmissions that followed were most of the p99.
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-  out: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
-
-async function start(env: Record<string, string>, pin: boolean): Promise<Server> {
-  const port = await freePort();
-  const command = [process.execPath, ...serverFlags(), MAIN, "serve"];
-  const [file, args] = pin ? ["taskset", ["-c", "0", ...command]] : [command[0]!, command.slice(1)];
-  const child = spawn(file, args, {
-    // Limits on but out of reach: their cost (in memory, or in Redis in cluster mode) is measured.
-    env: { ...process.env, ...serverEnv(), ...env, ROOKERY_PORT: String(port), ROOKERY_LOG_LEVEL: "warn", ROOKERY_RATE_LIMIT_PER_MINUTE: "1000000", ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0" },
-  });
-  const server: Server = { child, port, out: "" };
-  child.stdout?.on("data", (d: Buffer) => (server.out += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (server.out += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${server.out}`)));
-    const timer = setInterval(() => {
-      if (!server.out.includes("Rookery is serving")) return;
-      clearInterval(timer);
-      resolve();
-    }, 20);
-  });
-  return server;
-}
-
-async function stop(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    server.child.once("exit", () => resolve());
-    server.child.kill("SIGKILL");
-  });
-}
-
 /** A setup: its servers on a fresh database, and the owner's Authorization header. */
 interface Setup {
-  servers: Server[];
+  servers: BenchServer[];
   auth: string;
   close(): Promise<void>;
 }
@@ -94,33 +50,21 @@ interface Setup {
 async function setup(processes: number, withRedis: boolean, pin: boolean): Promise<Setup> {
   const database = await freshBenchDatabase(pgUrl!, redisUrl!, "rookery_bench_cluster");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-bench-cluster-"));
-  const env: Record<string, string> = { ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: database.url };
+  // Limits on but out of reach: their cost (in memory, or in Redis in cluster mode) is measured.
+  const env: Record<string, string> = { ROOKERY_DATA_DIR: dataDir, ROOKERY_DATABASE_URL: database.url, ROOKERY_RATE_LIMIT_PER_MINUTE: "1000000" };
   if (withRedis) Object.assign(env, { ROOKERY_REDIS_URL: redisUrl!, ROOKERY_REDIS_PREFIX: database.redisPrefix });
-  const servers = [await start(env, pin)];
+  const servers = [await startBuilt(env, pin)];
   const key = /key=([A-Za-z0-9]{32})/.exec(servers[0]!.out)?.[1];
-  servers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => start(env, pin)))));
+  servers.push(...(await Promise.all(Array.from({ length: processes - 1 }, () => startBuilt(env, pin)))));
   return {
     servers,
     auth: basicAuth("owner@rookery.local", key ?? ""),
     async close() {
-      await Promise.all(servers.map(stop));
+      await Promise.all(servers.map(killServer));
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function request(port: number, auth: string, method: string, pathAndQuery: string, form?: Record<string, string>): Promise<{ status: number; body: string }> {
-  const body = form ? new URLSearchParams(form).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path: `/api/v1${pathAndQuery}`, agent, headers: { authorization: auth, ...(body ? { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } : {}) } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -180,7 +124,7 @@ async function fanout(s: Setup, rounds: number): Promise<number[]> {
   const queues: { poller: Poller; id: string; last: number }[] = [];
   for (let i = 0; i < POLLS; i++) {
     const port = s.servers[i % s.servers.length]!.port;
-    const res = await request(port, s.auth, "POST", "/register", { event_types: '["message"]', fetch_event_types: "[]" });
+    const res = await apiRequest(agent, port, s.auth, "POST", "/register", { event_types: '["message"]', fetch_event_types: "[]" });
     queues.push({ poller: new Poller(port), id: String((JSON.parse(res.body) as { queue_id: string }).queue_id), last: -1 });
   }
   const latencies: number[] = [];
@@ -188,7 +132,7 @@ async function fanout(s: Setup, rounds: number): Promise<number[]> {
     const answers = Promise.all(queues.map((q) => q.poller.get(`/events?queue_id=${encodeURIComponent(q.id)}&last_event_id=${q.last}`, s.auth)));
     await new Promise((resolve) => setTimeout(resolve, 300 + POLLS / 2));
     const sentAt = performance.now();
-    await request(s.servers[0]!.port, s.auth, "POST", "/messages", { type: "stream", to: "general", topic: "fan-out", content: `round ${round}` });
+    await apiRequest(agent, s.servers[0]!.port, s.auth, "POST", "/messages", { type: "stream", to: "general", topic: "fan-out", content: `round ${round}` });
     for (const [i, answer] of (await answers).entries()) {
       if (round >= 0) latencies.push(answer.at - sentAt);
       for (const event of (JSON.parse(answer.body) as { events: { id: number }[] }).events) queues[i]!.last = Math.max(queues[i]!.last, event.id);
@@ -228,8 +172,8 @@ async function main(): Promise<void> {
   if (PIN) spawnSync("taskset", ["-a", "-p", "-c", "1", String(process.pid)], { stdio: "ignore" });
   const single = await setup(1, false, PIN);
   const member = await setup(1, true, PIN);
-  const me = (s: Setup) => () => request(s.servers[0]!.port, s.auth, "GET", "/users/me");
-  const send = (s: Setup) => () => request(s.servers[0]!.port, s.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" });
+  const me = (s: Setup) => () => apiRequest(agent, s.servers[0]!.port, s.auth, "GET", "/users/me");
+  const send = (s: Setup) => () => apiRequest(agent, s.servers[0]!.port, s.auth, "POST", "/messages", { type: "stream", to: "general", topic: "load", content: "hello" });
   const runs = { singleMe: [] as number[], memberMe: [] as number[], singleSend: [] as number[], memberSend: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [single, member] : [member, single];

@@ -6,7 +6,6 @@
  * message sent before the crash exactly once, show one sent after it, and log no traceback. Needs
  * what zulip-terminal-run.test.ts needs.
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "../harness/client.js";
 import { freePort, launchFromSource } from "../harness/process.js";
 import { checkout, clientsDir, hasProgram, pythonWith } from "./real-clients.js";
+import { tmuxSession } from "./tmux.js";
 
 const terminal = checkout("zulip-terminal");
 const api = checkout("python-zulip-api");
@@ -23,30 +23,12 @@ const python = terminal && api ? pythonWith(["urwid", "urwid_readline", "bs4", "
 const runnable = python !== undefined && hasProgram("tmux");
 if (!runnable) console.log(`zulip-terminal crash run skipped: needs zulip-terminal and python-zulip-api in ${clientsDir}, a Python 3 with their modules, and tmux`);
 
-const socket = `rookery-ztc-${process.pid}`;
 const cleanups: (() => void)[] = [];
 afterAll(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
 
-function tmux(...args: string[]): string {
-  const run = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", timeout: 10_000 });
-  if (run.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${run.stderr}`);
-  return run.stdout;
-}
-
-const screen = (): string => tmux("capture-pane", "-p", "-t", "ztc");
-
-/** Waits until every text is on the screen (or fails with the screen). */
-async function waitFor(texts: string[], seconds = 40): Promise<string> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const shown = screen();
-    if (texts.every((t) => shown.includes(t))) return shown;
-    if (Date.now() > deadline) throw new Error(`not shown: ${texts.filter((t) => !shown.includes(t)).join(" | ")}\n${shown}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const { tmux, screen, waitFor, kill } = tmuxSession(`rookery-ztc-${process.pid}`, "ztc");
 
 /** The ids of the event queues the server keeps in its database. */
 function queueIds(dataDir: string): string[] {
@@ -92,7 +74,7 @@ describe.skipIf(!runnable)("zulip-terminal through kill -9 of the server", () =>
     fs.writeFileSync(zuliprc, `[api]\nemail=${email}\nkey=${apiKey}\nsite=${url}\n`, { mode: 0o600 });
     const env = `HOME=${home} PYTHONPATH=${pythonPath.join(":")} TERM=xterm-256color`;
     tmux("new-session", "-d", "-s", "ztc", "-x", "160", "-y", "70", `cd ${home} && env ${env} ${python} -m zulipterminal.cli.run -c ${zuliprc}; echo "exited $?"; sleep 600`);
-    cleanups.push(() => spawnSync("tmux", ["-L", socket, "kill-server"]));
+    cleanups.push(kill);
     await waitFor(["low tide at noon"]);
     await send("high tide at six");
     await waitFor(["high tide at six"]);

@@ -5,7 +5,6 @@
  * take a new one from its event queue, and log no traceback. Needs the zulip-terminal and
  * python-zulip-api checkouts (see real-clients.ts), a Python 3 with the terminal's modules, and tmux.
  */
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +15,7 @@ import { sendStream } from "../api/messages-fixtures.js";
 import { sendRenderedKinds, SHOWN } from "./issue-messages.js";
 import { populate } from "./populate.js";
 import { checkout, clientsDir, hasProgram, pythonWith } from "./real-clients.js";
+import { tmuxSession } from "./tmux.js";
 
 const terminal = checkout("zulip-terminal");
 const api = checkout("python-zulip-api");
@@ -32,30 +32,11 @@ let server: TestServer;
 let site: OtherSite;
 let home: string;
 let rialto: number;
-const socket = `rookery-zt-${process.pid}`;
 
-function tmux(...args: string[]): string {
-  const run = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", timeout: 10_000 });
-  if (run.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${run.stderr}`);
-  return run.stdout;
-}
+const { tmux, screen, waitFor, kill } = tmuxSession(`rookery-zt-${process.pid}`, "zt");
 
-/** The screen as text, or with its colours (SGR sequences) kept. */
 /** An SGR foreground colour of the 256-colour palette: ESC [ 38;5;N m. */
 const FOREGROUND = new RegExp(`${String.fromCharCode(27)}\\[38;5;(\\d+)m`, "g");
-
-const screen = (colours = false): string => tmux("capture-pane", "-p", ...(colours ? ["-e"] : []), "-t", "zt");
-
-/** Waits until every text is on the screen (or fails with the screen). */
-async function waitFor(texts: string[], seconds = 40): Promise<string> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const shown = screen();
-    if (texts.every((t) => shown.includes(t))) return shown;
-    if (Date.now() > deadline) throw new Error(`not shown: ${texts.filter((t) => !shown.includes(t)).join(" | ")}\n${shown}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** Zulip 9.0's preview of an external image (as in test/api/messages-image-previews.test.ts). */
 function preview(url: string): string {
@@ -85,7 +66,7 @@ describe.skipIf(!runnable)("zulip-terminal against Rookery", () => {
     tmux("new-session", "-d", "-s", "zt", "-x", String(COLUMNS), "-y", String(ROWS), `cd ${home} && env ${env} ${python} -m zulipterminal.cli.run -c ${zuliprc}; echo "exited $?"; sleep 600`);
   }, 60_000);
   afterAll(async () => {
-    if (home) spawnSync("tmux", ["-L", socket, "kill-server"]);
+    if (home) kill();
     await server?.stop();
     await site?.close();
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import type { AppEvent } from "../../src/events/types.js";
 import { startServer, type TestServer } from "../harness/server.js";
+import { longestStall } from "../harness/stall.js";
 import { singleProcess } from "../harness/single-process.js";
 
 // A checkpoint of the event log (events/durable.ts) over many queues and a log of large entries
@@ -53,27 +54,6 @@ oneProcess("a checkpoint over 10,000 queues and 1,500 entries for 10,000 recipie
   expect(new Set(rows.map((row) => Number(row.pos))).size).toBe(1);
   expect(rows.filter((row) => (JSON.parse(row.state) as { events: unknown[] }).events.length === 1).length).toBe(QUEUES / 2);
 });
-
-/**
- * Runs `work` beside a 2 ms interval timer and answers the longest gap between its ticks: the
- * longest time the event loop was blocked (the synchronous start of `work` included).
- */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let worst = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 2);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  worst = 0;
-  last = performance.now();
-  await work();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  clearInterval(probe);
-  return worst;
-}
 
 async function count(table: "event_log" | "event_queue"): Promise<number> {
   const row = await server.app.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
