@@ -1,33 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { ownerOf } from "../../src/cluster/queue-routing.js";
 import { CLUSTER_SKIP_REASON, clusterBackends } from "../harness/cluster.js";
-import { buildMain, startProcessCluster, startRedis, type ProcessCluster, type TestRedis } from "../harness/cluster-processes.js";
+import { processClusterFile, type ProcessCluster } from "../harness/cluster-processes.js";
 
 // Real `rookery serve` processes (three, on one PostgreSQL database and one Redis of this file's
 // own, behind a round-robin proxy) that are killed, stopped, and cut off from Redis.
 const backends = clusterBackends();
 if (!backends) console.log(CLUSTER_SKIP_REASON);
 
-let build: { main: string; remove: () => void };
-let redis: TestRedis;
-let cluster: ProcessCluster | undefined;
-beforeAll(async () => {
-  if (!backends) return;
-  build = await buildMain("cluster");
-  redis = await startRedis();
-}, 120_000);
-afterEach(async () => {
-  await cluster?.stop();
-  cluster = undefined;
-  const r = new Redis(redis.url);
-  await r.flushall();
-  r.disconnect();
-});
-afterAll(async () => {
-  await redis?.stop();
-  build?.remove();
-});
+const clusters = processClusterFile("cluster", backends?.pgUrl);
 
 type Body = Record<string, unknown> & { result?: string; code?: string };
 
@@ -151,10 +133,10 @@ function expectComplete(listener: Listener, acked: number[][]): void {
 
 describe.skipIf(!backends)("a cluster of real processes", () => {
   it("loses one process to SIGKILL under load: its clients keep their queues (another process rebuilds them) and never see BAD_EVENT_QUEUE_ID, no answered message is lost, the others keep serving", async () => {
-    const c = (cluster = await startProcessCluster(build.main, backends!.pgUrl, redis.url));
+    const c = await clusters.start();
     const listeners = Array.from({ length: 6 }, () => new Listener(c));
     for (const l of listeners) await l.register();
-    const holders = await Promise.all(listeners.map((l) => holderIndex(c, redis.url, l.queueId)));
+    const holders = await Promise.all(listeners.map((l) => holderIndex(c, clusters.redis().url, l.queueId)));
     expect(new Set(holders).size).toBe(3);
     listeners.forEach((l) => l.start());
     const senders = startSenders(c, 4);
@@ -178,10 +160,10 @@ describe.skipIf(!backends)("a cluster of real processes", () => {
   }, 90_000);
 
   it("hands its queues over when one process stops cleanly (SIGTERM): no client sees BAD_EVENT_QUEUE_ID or misses an event", async () => {
-    const c = (cluster = await startProcessCluster(build.main, backends!.pgUrl, redis.url));
+    const c = await clusters.start();
     const listeners = Array.from({ length: 6 }, () => new Listener(c));
     for (const l of listeners) await l.register();
-    const holders = await Promise.all(listeners.map((l) => holderIndex(c, redis.url, l.queueId)));
+    const holders = await Promise.all(listeners.map((l) => holderIndex(c, clusters.redis().url, l.queueId)));
     expect(holders.filter((h) => h === 2).length).toBeGreaterThan(0);
     listeners.forEach((l) => l.start());
     const senders = startSenders(c, 3);
@@ -201,13 +183,13 @@ describe.skipIf(!backends)("a cluster of real processes", () => {
   }, 90_000);
 
   it("recovers from a Redis restart without restarting: queues are dropped once (BAD_EVENT_QUEUE_ID), then everything works again", async () => {
-    const c = (cluster = await startProcessCluster(build.main, backends!.pgUrl, redis.url));
+    const c = await clusters.start();
     const listeners = Array.from({ length: 3 }, () => new Listener(c));
     for (const l of listeners) await l.register();
     listeners.forEach((l) => l.start());
     const first = await call(c, c.proxy.url, "POST", "/messages", { type: "stream", to: "general", topic: "before", content: "before" });
     await until(() => listeners.every((l) => l.received.includes(Number(first?.body.id))));
-    await redis.restart();
+    await clusters.redis().restart();
     // Every process notices on its own, drops its queues, and its clients register again.
     await until(() => listeners.every((l) => l.badQueue === 1), 30_000);
     expect(listeners.map((l) => l.badQueue)).toEqual([1, 1, 1]);

@@ -1,12 +1,11 @@
-import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/db/index.js";
 import { userById } from "../../src/db/queries/users.js";
 import { applyEvents } from "../../src/lib/state/apply.js";
 import { ownerOf } from "../../src/cluster/queue-routing.js";
 import { normalize, stateOptions, strip, withoutId } from "../events/check-action.js";
 import { CLUSTER_SKIP_REASON, clusterBackends } from "../harness/cluster.js";
-import { buildMain, startProcessCluster, startRedis, type ProcessCluster, type TestRedis } from "../harness/cluster-processes.js";
+import { processClusterFile } from "../harness/cluster-processes.js";
 import { Client, type Json, type ParamValue } from "../harness/client.js";
 
 // The cluster's side of test/durability/queues-crash.test.ts: three real processes on PostgreSQL
@@ -28,25 +27,7 @@ const END = "end-of-the-crash-test";
  */
 const VOLATILE = ["presences", "presence_last_update_id", "realm_uri", "realm_url", "server_emoji_data_url", "server_generation"];
 
-let build: { main: string; remove: () => void };
-let redis: TestRedis;
-let cluster: ProcessCluster | undefined;
-beforeAll(async () => {
-  if (!backends) return;
-  build = await buildMain("queues-crash");
-  redis = await startRedis();
-}, 120_000);
-afterEach(async () => {
-  await cluster?.stop();
-  cluster = undefined;
-  const r = new Redis(redis.url);
-  await r.flushall();
-  r.disconnect();
-});
-afterAll(async () => {
-  await redis?.stop();
-  build?.remove();
-});
+const clusters = processClusterFile("queues-crash", backends?.pgUrl);
 
 interface Holder {
   client: Client;
@@ -84,7 +65,7 @@ async function retried(call: () => Promise<{ status: number; body: Json }>): Pro
 
 describe.skipIf(!backends)("event queues of a cluster through kill -9 of one process", () => {
   it("every client keeps polling through the others: exactly the events it had not acknowledged, same ids, no BAD_EVENT_QUEUE_ID; its state then equals a fresh /register", async () => {
-    const c = (cluster = await startProcessCluster(build.main, backends!.pgUrl, redis.url, 3));
+    const c = await clusters.start(3);
     const [email, apiKey] = Buffer.from(c.auth.authorization.slice("Basic ".length), "base64").toString().split(":") as [string, string];
     const proxy = c.proxy.url;
     const owner = new Client(proxy, { email, apiKey });

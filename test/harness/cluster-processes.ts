@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { freshPostgres } from "./postgres.js";
 import { freePort, spawnServer } from "./process.js";
 import { startProxy, type Proxy } from "./proxy.js";
@@ -129,5 +130,41 @@ export async function startProcessCluster(main: string, pgAdminUrl: string, redi
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The hooks of a test file whose tests run real process clusters (on `pgAdminUrl`; none when it is
+ * undefined, as when the file skips): the server built and a Redis of the file's own before all;
+ * after each test, its cluster stopped and that Redis emptied. `start` starts a test's cluster.
+ */
+export function processClusterFile(name: string, pgAdminUrl: string | undefined): { redis: () => TestRedis; start: (count?: number) => Promise<ProcessCluster> } {
+  let build: { main: string; remove: () => void } | undefined;
+  let redis: TestRedis | undefined;
+  let cluster: ProcessCluster | undefined;
+  beforeAll(async () => {
+    if (pgAdminUrl === undefined) return;
+    build = await buildMain(name);
+    redis = await startRedis();
+  }, 120_000);
+  afterEach(async () => {
+    await cluster?.stop();
+    cluster = undefined;
+    if (!redis) return;
+    const r = new Redis(redis.url);
+    await r.flushall();
+    r.disconnect();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    build?.remove();
+  });
+  const ready = (): { main: string; redis: TestRedis } => {
+    if (!build || !redis || pgAdminUrl === undefined) throw new Error("no cluster backends for this file");
+    return { main: build.main, redis };
+  };
+  return {
+    redis: () => ready().redis,
+    start: async (count?: number) => (cluster = await startProcessCluster(ready().main, pgAdminUrl!, ready().redis.url, count)),
   };
 }
