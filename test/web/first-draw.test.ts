@@ -167,6 +167,12 @@ describe.skipIf(!hasChromium)("the first message list, drawn before the app runs
     });
     expect(after).toEqual({ connected: true, unique: true, rows: after.rows, xss: undefined });
     expect(after.rows).toBeGreaterThanOrEqual(40);
+    // The compose box took room from the list, which kept its newest row in view.
+    await expect.poll(() => fresh.evaluate((id) => {
+      const box = document.querySelector(".feed .scroller")!.getBoundingClientRect();
+      const row = document.querySelector(`.feed .message[data-id="${id}"]`)!.getBoundingClientRect();
+      return row.top >= box.top && row.bottom <= box.bottom + 1;
+    }, ids[COUNT - 1])).toBe(true);
     // The first page was asked for once, by boot.ts; the app took its answer (and then asks for older pages).
     expect(asked.filter((url) => new URL(url).searchParams.get("anchor") === "first_unread").length).toBe(1);
     await fresh.screenshot({ path: path.join(screenshotDir(), "first-draw-app.png") });

@@ -183,6 +183,22 @@ export function Feed({ terms }: { terms: Term[] }) {
   };
   useEffect(() => () => observer.current?.disconnect(), []);
 
+  // A list scrolled to its end stays there when its box gets shorter (compose arriving or growing,
+  // the window resized), as chat lists do; otherwise the newest rows would slip below the fold.
+  const drawn = s !== undefined;
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    let height = box.clientHeight;
+    const watch = new ResizeObserver(() => {
+      const before = height;
+      height = box.clientHeight;
+      if (height < before && box.scrollHeight - box.scrollTop - before < 40) box.scrollTop = box.scrollHeight;
+    });
+    watch.observe(box);
+    return () => watch.disconnect();
+  }, [drawn]);
+
   if (!s) return null;
   let body: ComponentChildren;
   if (!list) body = <p class="empty" role="status">Loading…</p>;
