@@ -71,12 +71,6 @@ export class DurableQueues {
   private heartbeats: EventQueue[] = [];
   private timer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
-  /**
-   * Per queue, what its row holds: the queue's `savedVersion()` then, and the saved
-   * `lastConnection`. A checkpoint rewrites only queues whose version changed; it only moves the
-   * others' position, which replaying would not change.
-   */
-  private written = new Map<string, { version: string; lastConnection: number }>();
   /** Set by `start`: until then (the CLI's contexts never start it) events pass through unlogged. */
   active = false;
   /** The bus the rest of the server publishes on: it logs what it carries first. */
@@ -190,12 +184,12 @@ export class DurableQueues {
     const version = queue.savedVersion();
     const state = JSON.stringify(saved);
     await this.store.write((tx) => insertQueue(tx, queue.id, pos, state));
-    this.written.set(queue.id, { version, lastConnection: saved.lastConnection });
+    queue.writtenVersion = version;
+    queue.writtenConnection = saved.lastConnection;
   }
 
   /** Forgets a deleted queue. */
   async forget(queueId: string): Promise<void> {
-    this.written.delete(queueId);
     await this.store.write((tx) => deleteQueue(tx, queueId));
   }
 
@@ -211,21 +205,21 @@ export class DurableQueues {
     const now = this.clock.now();
     const rows: { id: string; pos: number; state: string }[] = [];
     const unchanged: string[] = [];
-    const written = new Map<string, { version: string; lastConnection: number }>();
+    // A checkpoint rewrites only queues whose version changed since their row was written; it only
+    // moves the others' position, which replaying would not change.
+    const written: { queue: EventQueue; version: number; lastConnection: number }[] = [];
     for (const queue of this.registry.all()) {
       const version = queue.savedVersion();
-      const before = this.written.get(queue.id);
       // A waiting poll keeps its queue alive: the idle time starts now, not when it began.
       const waiting = queue.isWaiting();
-      if (before?.version === version && (!waiting || now - before.lastConnection < WAITING_REFRESH_MS)) {
+      if (queue.writtenVersion === version && (!waiting || now - queue.writtenConnection < WAITING_REFRESH_MS)) {
         unchanged.push(queue.id);
-        written.set(queue.id, before);
         continue;
       }
       const saved = queue.save();
       if (waiting) saved.lastConnection = now;
       rows.push({ id: queue.id, pos: at, state: JSON.stringify(saved) });
-      written.set(queue.id, { version, lastConnection: saved.lastConnection });
+      written.push({ queue, version, lastConnection: saved.lastConnection });
     }
     const run = async () => {
       for (const slice of chunks(rows, CHECKPOINT_ROWS)) {
@@ -236,9 +230,12 @@ export class DurableQueues {
         await this.store.write((tx) => advanceQueues(tx, slice, at));
         await nextTurn();
       }
-      // Every live queue's row is now at `at` (a failed write threw: the next checkpoint rewrites
-      // them all). Queues registered meanwhile drop out of the map and are simply rewritten next time.
-      this.written = written;
+      // Every live queue's row is now at `at` (a failed write threw: the queues that changed are
+      // still marked so, and the next checkpoint rewrites them).
+      for (const { queue, version, lastConnection } of written) {
+        queue.writtenVersion = version;
+        queue.writtenConnection = lastConnection;
+      }
       const upTo = await this.store.write((tx) => forgetQueuesBefore(tx, at));
       let from = await oldestLogEntry(this.store.db);
       while (from !== undefined && from <= upTo) {

@@ -86,6 +86,14 @@ export class EventQueue {
   events: DeliveredEvent[] = [];
   nextId = 0;
   newestPrunedId = -1;
+  /** Counts the changes `savedVersion` stands for. */
+  private changes = 0;
+  /**
+   * For the durable log (events/durable.ts), kept here rather than in a map of its own (every queue
+   * has them): the version its row was written at (-1: none yet) and the lastConnection it holds.
+   */
+  writtenVersion = -1;
+  writtenConnection = 0;
   private waiter: PollWaiter | undefined;
   /** When the waiting poll's heartbeat is due, in `heartbeats` (0 when none is). */
   wheelDue = 0;
@@ -118,12 +126,12 @@ export class EventQueue {
   }
 
   /**
-   * Changes whenever `save()` would answer differently: every push takes the next id, every
-   * acknowledgement that drops events raises newestPrunedId, options never change. A queue whose
-   * version is the one it had when saved need not be written again.
+   * Changes whenever `save()` would answer differently: a push takes the next id, an
+   * acknowledgement that drops events raises newestPrunedId, a poll moves lastConnection, options
+   * never change. A queue whose version is the one it had when saved need not be written again.
    */
-  savedVersion(): string {
-    return `${this.nextId}:${this.newestPrunedId}:${this.lastConnection}`;
+  savedVersion(): number {
+    return this.changes;
   }
 
   /** Whether the queue's event_types filter lets `type` through. */
@@ -144,6 +152,7 @@ export class EventQueue {
    */
   push(event: Record<string, unknown> & { type: string }, head?: string): void {
     const delivered: DeliveredEvent = { ...event, id: this.nextId++ };
+    this.changes++;
     const kind = joinableKind(delivered);
     if (kind === undefined) {
       if (head !== undefined) Object.defineProperty(delivered, HEAD, { value: head });
@@ -185,6 +194,7 @@ export class EventQueue {
     while (drop < this.events.length && this.events[drop]!.id <= lastEventId) drop++;
     if (drop > 0) {
       this.newestPrunedId = this.events[drop - 1]!.id;
+      this.changes++;
       this.events.splice(0, drop);
     }
     if (this.newestPrunedId !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
@@ -207,6 +217,7 @@ export class EventQueue {
   park(now: number, waiter: PollWaiter, heartbeats: TimerWheel<EventQueue>, heartbeatMs: number): void {
     this.finish("ready");
     this.lastConnection = now;
+    this.changes++;
     this.waiter = waiter;
     this.heartbeats = heartbeats;
     heartbeats.add(this, heartbeatMs);
@@ -217,6 +228,7 @@ export class EventQueue {
     if (this.waiter !== waiter) return;
     this.detach(waiter);
     this.lastConnection = now;
+    this.changes++;
     waiter.end("closed");
   }
 
