@@ -96,7 +96,7 @@ export async function createContext(config: Config, options: AppOptions = {}): P
   const clock = options.clock ?? systemClock;
   const queues = new QueueRegistry(clock, log, options.events);
   // Loaded only in cluster mode: one process never pays for the Redis client.
-  const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues, clock);
+  const cluster = config.redisUrl === null ? undefined : await (await import("./cluster/cluster.js")).Cluster.start(config, log, queues, clock, store.db);
   if (cluster) queues.idOwner = cluster.processId;
   const inner = options.bus ?? cluster?.bus ?? localBus();
   // One server process keeps its queues through a crash in the database: once buildApp starts it,

@@ -72,13 +72,20 @@ export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => 
   const outbox = new Outbox();
   const started = performance.now();
   const durable = ctx.durable?.active ? ctx.durable : undefined;
-  // The commit's events go into the event log in the same transaction (durable.ts), numbered.
+  // One process: the commit's events go into the event log in the same transaction (durable.ts),
+  // numbered. A cluster: the commit is recorded in it until it is on the shared stream (cluster/pending.ts).
+  const pending = ctx.cluster?.pending;
   const taken: number[] = [];
+  let recorded: { seq: number; text: string } | undefined;
   let result: T;
   try {
     result = await ctx.store.write(async (tx) => {
       const value = await fn(tx, outbox);
       if (durable && outbox.events.length > 0) await durable.append(tx, outbox.events, (seq) => taken.push(seq));
+      if (pending && (outbox.events.length > 0 || outbox.changes.length > 0)) {
+        const text = JSON.stringify({ events: outbox.events, changes: outbox.changes });
+        recorded = { seq: await pending.record(tx, text), text };
+      }
       return value;
     });
   } catch (error) {
@@ -89,7 +96,10 @@ export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => 
   const commit = { events: outbox.events, changes: outbox.changes };
   const seq = taken.pop();
   for (const stale of taken) durable?.abandon(stale);
-  const published = durable && seq !== undefined ? durable.release(seq, commit) : ctx.bus.publish(commit);
+  let published: void | Promise<void>;
+  if (durable && seq !== undefined) published = durable.release(seq, commit);
+  else if (pending && recorded) published = pending.append(recorded.seq, recorded.text);
+  else published = ctx.bus.publish(commit);
   if (published) await published;
   return result;
 }

@@ -4,12 +4,14 @@ import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Clock } from "../base/clock.js";
 import type { Config } from "../config.js";
+import type { Db } from "../db/index.js";
 import type { SavedQueue } from "../events/queue.js";
 import type { QueueRegistry } from "../events/queues.js";
 import { ATTEMPT_RULES } from "../base/attempts.js";
 import { Lease } from "./lease.js";
 import { RedisAttempts, RedisCallLimiter } from "./limits.js";
 import { Members } from "./members.js";
+import { PendingCommits } from "./pending.js";
 import { SharedPresence } from "./presence.js";
 import { QueueKeeper } from "./queue-keeper.js";
 import { QueueRouter } from "./queue-routing.js";
@@ -28,6 +30,8 @@ export class Cluster {
   readonly keys: ClusterKeys;
   readonly bus: StreamBus;
   readonly members: Members;
+  /** Commits recorded in their transaction until they are on the stream (a process killed in between loses none). */
+  readonly pending: PendingCommits;
   readonly queues: QueueRouter;
   /** The queues' rows and the side log: a queue outlives its process being killed. */
   readonly keeper: QueueKeeper;
@@ -46,11 +50,13 @@ export class Cluster {
     log: Logger,
     queues: QueueRegistry,
     clock: Clock,
+    db: Db,
   ) {
     this.keys = new ClusterKeys(config.redisPrefix);
     this.bus = new StreamBus(this.processId, commands, reader, subscriber, this.keys, log, queues);
     this.presence = new SharedPresence(this.processId, commands, subscriber, this.keys, log, () => this.bus.livePeers());
     this.members = new Members(this.processId, commands, this.keys, log);
+    this.pending = new PendingCommits(this.processId, db, config.databaseUrl, this.bus, commands, this.keys, this.members, log);
     this.keeper = new QueueKeeper(queues, this.processId, commands, this.keys, this.bus, clock, log);
     this.queues = new QueueRouter(this.processId, secret, commands, this.keys, this.members, this.bus, this.keeper, log);
     this.jobs = new Lease("jobs", this.processId, commands, this.keys, log);
@@ -65,18 +71,19 @@ export class Cluster {
   }
 
   /** Connects to the cluster's Redis and starts reading the shared stream; `queues` are dropped if they miss events. */
-  static async start(config: Config, log: Logger, queues: QueueRegistry, clock: Clock): Promise<Cluster> {
+  static async start(config: Config, log: Logger, queues: QueueRegistry, clock: Clock, db: Db): Promise<Cluster> {
     if (config.redisUrl === null) throw new Error("cluster mode needs ROOKERY_REDIS_URL");
     const url = config.redisUrl;
     const [commands, reader, subscriber] = await Promise.all([connectRedis(url, log, "commands"), connectRedis(url, log, "stream", true), connectRedis(url, log, "subscriber")]);
     try {
       await Promise.all([commands.connect(), reader.connect(), subscriber.connect()]);
       const secret = config.clusterSecret ?? (await sharedSecret(commands, new ClusterKeys(config.redisPrefix).secret));
-      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, queues, clock);
+      const cluster = new Cluster(commands, reader, subscriber, config, secret, log, queues, clock, db);
       // A Redis that restarted empty gets the secret back from the processes that know it.
       commands.on("ready", () => void commands.set(cluster.keys.secret, secret, "NX").catch(() => undefined));
       await cluster.bus.start();
       await cluster.presence.start();
+      await cluster.pending.start();
       log.info({ processId: cluster.processId }, "cluster mode: joined the shared event stream");
       return cluster;
     } catch (error) {
@@ -100,6 +107,7 @@ export class Cluster {
     await this.jobs.stop();
     await Promise.all([this.limits.byUser.stop(), this.limits.byAddress.stop()]);
     this.keeper.stop();
+    await this.pending.stop();
     await this.bus.stop();
     this.presence.stop();
     try {

@@ -9,6 +9,10 @@ export class ClusterKeys {
   get events(): string {
     return `${this.prefix}events`;
   }
+  /** The recorded commits of a process already on the stream (cluster/pending.ts): seq → 1. */
+  appended(processId: string): string {
+    return `${this.prefix}appended:${processId}`;
+  }
   /** The pub/sub channel on which processes say how far into the stream they have applied. */
   get applied(): string {
     return `${this.prefix}applied`;

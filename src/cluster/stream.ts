@@ -33,6 +33,12 @@ const SILENT_AFTER_MS = 3 * BLOCK_MS;
 /** The longest a writer waits for the other processes to apply its commit. */
 const FENCE_MS = 1000;
 
+/** Appends ARGV[3] to the stream KEYS[1] unless KEYS[2] (a process's appended commits) has ARGV[2]; answers the new entry's id or nil. */
+const APPEND_ONCE = `
+if redis.call('HSETNX', KEYS[2], ARGV[2], '1') == 0 then return false end
+return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'c', ARGV[3])
+`;
+
 /** An entry read from the stream: its id and the commit it carries. */
 export interface StreamEntry {
   id: string;
@@ -103,6 +109,25 @@ export class StreamBus implements EventBus {
       .xadd(this.keys.events, "MAXLEN", "~", MAX_LENGTH, "*", "c", JSON.stringify(commit))
       .then((id) => (id === null ? undefined : this.fence(id)))
       .catch((error: unknown) => this.log.error({ err: error }, "could not publish a commit to the cluster"));
+  }
+
+  /**
+   * Appends a recorded commit (cluster/pending.ts) unless it is already on the stream: `owner` and
+   * `seq` name it, and Redis marks it appended in the same script, so a commit appended by its
+   * process and again by one that took the process for dead is there once. Resolves once it is on
+   * the stream (and, with `fence`, applied everywhere as `publish` does): "appended" now, or
+   * "present" before; "failed" if Redis failed.
+   */
+  async publishOnce(owner: string, seq: number, commitText: string, fence = true): Promise<"appended" | "present" | "failed"> {
+    try {
+      const id = (await this.commands.eval(APPEND_ONCE, 2, this.keys.events, this.keys.appended(owner), MAX_LENGTH, seq, commitText)) as string | null;
+      if (id === null) return "present";
+      if (fence) await this.fence(id);
+      return "appended";
+    } catch (error) {
+      this.log.error({ err: error }, "could not publish a commit to the cluster");
+      return "failed";
+    }
   }
 
   subscribe(listener: (commit: Commit) => void): () => void {

@@ -473,6 +473,14 @@ export interface EventLogTable {
   entry: string;
 }
 
+/** Cluster mode: a commit not yet known to be on the shared stream; `commit_text` is JSON (cluster/pending.ts). */
+export interface ClusterPendingTable {
+  process_id: string;
+  seq: number | string;
+  created: number | string;
+  commit_text: string;
+}
+
 /** An event queue as it was after the log entries up to `pos`; `state` is JSON (events/queue.ts SavedQueue). */
 export interface EventQueueTable {
   id: string;
@@ -525,4 +533,5 @@ export interface Database {
   realm_export: RealmExportTable;
   event_log: EventLogTable;
   event_queue: EventQueueTable;
+  cluster_pending: ClusterPendingTable;
 }

@@ -22,6 +22,7 @@ import { m023MessageImageUrls } from "./023-message-image-urls.js";
 import { m026Exports } from "./026-exports.js";
 import { m027UserRealmRole } from "./027-user-realm-role.js";
 import { m028EventLog } from "./028-event-log.js";
+import { m029ClusterPending } from "./029-cluster-pending.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "026-exports": m026Exports,
   "027-user-realm-role": m027UserRealmRole,
   "028-event-log": m028EventLog,
+  "029-cluster-pending": m029ClusterPending,
 };
