@@ -87,7 +87,7 @@ export interface ProcessCluster {
 }
 
 /** Starts `count` processes: the first alone (it creates the organisation), then the others. */
-export async function startProcessCluster(main: string, pgAdminUrl: string, redisUrl: string, count = 3): Promise<ProcessCluster> {
+export async function startProcessCluster(main: string, pgAdminUrl: string, redisUrl: string, count = 3, redisUrlOf: (index: number) => string = () => redisUrl): Promise<ProcessCluster> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-cluster-procs-"));
   const { url: databaseUrl, drop } = await freshPostgres(pgAdminUrl);
   const env = {
@@ -99,9 +99,11 @@ export async function startProcessCluster(main: string, pgAdminUrl: string, redi
     ROOKERY_RATE_LIMIT_PER_MINUTE: "0",
     ROOKERY_ANON_RATE_LIMIT_PER_MINUTE: "0",
   };
+  let spawned = 0;
   const spawnOne = async (): Promise<Member> => {
+    const index = spawned++;
     const port = await freePort();
-    const { child, out } = await spawnServer(main, { ...env, ROOKERY_PORT: String(port) });
+    const { child, out } = await spawnServer(main, { ...env, ROOKERY_PORT: String(port), ROOKERY_REDIS_URL: redisUrlOf(index) });
     return { child, out, url: `http://127.0.0.1:${port}` };
   };
   const members = [await spawnOne()];
@@ -138,7 +140,7 @@ export async function startProcessCluster(main: string, pgAdminUrl: string, redi
  * undefined, as when the file skips): the server built and a Redis of the file's own before all;
  * after each test, its cluster stopped and that Redis emptied. `start` starts a test's cluster.
  */
-export function processClusterFile(name: string, pgAdminUrl: string | undefined): { redis: () => TestRedis; start: (count?: number) => Promise<ProcessCluster> } {
+export function processClusterFile(name: string, pgAdminUrl: string | undefined): { redis: () => TestRedis; start: (count?: number, redisUrlOf?: (index: number) => string) => Promise<ProcessCluster> } {
   let build: { main: string; remove: () => void } | undefined;
   let redis: TestRedis | undefined;
   let cluster: ProcessCluster | undefined;
@@ -165,6 +167,6 @@ export function processClusterFile(name: string, pgAdminUrl: string | undefined)
   };
   return {
     redis: () => ready().redis,
-    start: async (count?: number) => (cluster = await startProcessCluster(ready().main, pgAdminUrl!, ready().redis.url, count)),
+    start: async (count?: number, redisUrlOf?: (index: number) => string) => (cluster = await startProcessCluster(ready().main, pgAdminUrl!, ready().redis.url, count, redisUrlOf)),
   };
 }
