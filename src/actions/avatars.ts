@@ -1,10 +1,11 @@
 import { Readable } from "node:stream";
 import { write, type AppContext } from "../context.js";
-import { updateUser, userById, usersOfRealm, type UserRow } from "../db/queries/users.js";
+import { updateUser, userById, type UserRow } from "../db/queries/users.js";
 import { ApiError, badRequest } from "../base/errors.js";
 import type { UploadedFile } from "../uploads/incoming.js";
 import { realmProp } from "../lib/realm/props.js";
-import { isAdmin, Role } from "../lib/users/roles.js";
+import { botAudience } from "./users.js";
+import { isAdmin } from "../lib/users/roles.js";
 import { avatarChangePerson, avatarHash } from "../lib/users/users.js";
 import { AVATAR_SIZE, badImage, MEDIUM_AVATAR_SIZE, receivedImageType, resizeAvatar, THUMBNAIL_ACCEPT_IMAGE_TYPES } from "../uploads/images.js";
 
@@ -55,18 +56,15 @@ export async function checkDeleteAvatar(ctx: AppContext, user: UserRow): Promise
  */
 async function doChangeAvatarSource(ctx: AppContext, user: UserRow, source: "U" | "G"): Promise<UserRow> {
   return write(ctx, async (tx, outbox) => {
-    const current = (await usersOfRealm(tx, user.realm_id)).find((u) => u.id === user.id);
+    const current = await userById(tx, user.id);
     if (!current) throw new ApiError("No such user", "BAD_REQUEST", 400);
     const next: UserRow = { ...current, avatar_source: source, avatar_version: current.avatar_version + 1 };
     await updateUser(tx, user.id, { avatar_source: source, avatar_version: next.avatar_version });
     outbox.invalidate({ cache: "user", id: user.id });
-    const active = (await usersOfRealm(tx, user.realm_id)).filter((u) => u.is_active);
     const person = avatarChangePerson(next);
-    outbox.send({ type: "realm_user", op: "update", person }, active.map((u) => u.id));
-    if (next.is_bot) {
-      const to = active.filter((u) => u.id === next.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
-      outbox.send({ type: "realm_bot", op: "update", bot: { user_id: next.id, avatar_url: person.avatar_url } }, to);
-    }
+    // Every active user: one realm-wide entry, not the whole organisation read in the transaction.
+    outbox.sendToRealm({ type: "realm_user", op: "update", person }, user.realm_id);
+    if (next.is_bot) outbox.send({ type: "realm_bot", op: "update", bot: { user_id: next.id, avatar_url: person.avatar_url } }, await botAudience(tx, next));
     return next;
   });
 }

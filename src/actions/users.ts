@@ -10,7 +10,6 @@ import {
   updateUser,
   userByDeliveryEmail,
   userById,
-  usersOfRealm,
   type UserRow,
 } from "../db/queries/users.js";
 import type { Outbox } from "../events/outbox.js";
@@ -176,12 +175,9 @@ async function deactivateOne(tx: Db, outbox: Outbox, user: UserRow): Promise<voi
   await doEndSessionsOfUser(tx, outbox, user.id);
   await doSetSubscriptionsUserActive(tx, outbox, user, false);
   outbox.invalidate({ cache: "user", id: user.id });
-  const active = await usersOfRealm(tx, user.realm_id).then((all) => all.filter((u) => u.is_active));
-  outbox.send({ type: "realm_user", op: "update", person: { user_id: user.id, is_active: false } }, active.map((u) => u.id));
-  if (user.is_bot) {
-    const to = active.filter((u) => u.id === user.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
-    outbox.send({ type: "realm_bot", op: "update", bot: { user_id: user.id, is_active: false } }, to);
-  }
+  // The remaining active users: one realm-wide entry, not the whole organisation read in the transaction.
+  outbox.sendToRealm({ type: "realm_user", op: "update", person: { user_id: user.id, is_active: false } }, user.realm_id, [user.id]);
+  if (user.is_bot) outbox.send({ type: "realm_bot", op: "update", bot: { user_id: user.id, is_active: false } }, await botAudience(tx, user));
 }
 
 async function sendDeactivationEmail(ctx: AppContext, user: UserRow, comment: string, actor: UserRow | null): Promise<void> {
@@ -203,12 +199,8 @@ export async function checkReactivateUser(ctx: AppContext, actor: UserRow | null
     await updateUser(tx, target.id, { is_active: 1 });
     await doSetSubscriptionsUserActive(tx, outbox, target, true);
     outbox.invalidate({ cache: "user", id: target.id });
-    const active = (await usersOfRealm(tx, target.realm_id)).filter((u) => u.is_active);
-    outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, is_active: true } }, active.map((u) => u.id));
-    if (target.is_bot) {
-      const to = active.filter((u) => u.id === target.bot_owner_id || u.role <= Role.ADMINISTRATOR).map((u) => u.id);
-      outbox.send({ type: "realm_bot", op: "update", bot: { user_id: target.id, is_active: true } }, to);
-    }
+    outbox.sendToRealm({ type: "realm_user", op: "update", person: { user_id: target.id, is_active: true } }, target.realm_id);
+    if (target.is_bot) outbox.send({ type: "realm_bot", op: "update", bot: { user_id: target.id, is_active: true } }, await botAudience(tx, target));
   });
 }
 
@@ -228,8 +220,7 @@ export async function checkChangeRole(ctx: AppContext, actor: UserRow | null, ta
     }
     await updateUser(tx, target.id, { role });
     outbox.invalidate({ cache: "user", id: target.id });
-    const active = await activeUserIds(tx, target.realm_id);
-    outbox.send({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, active);
+    outbox.sendToRealm({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, target.realm_id);
     await moveUserToRoleGroups(ctx, tx, outbox, target, role);
   });
 }
@@ -247,7 +238,7 @@ export async function doChangeFullName(ctx: AppContext, target: UserRow, fullNam
 }
 
 /** Who hears of a bot's changes (realm_bot): its owner and the administrators, active ones only, in id order. */
-async function botAudience(tx: Db, bot: UserRow): Promise<number[]> {
+export async function botAudience(tx: Db, bot: UserRow): Promise<number[]> {
   const to = await activeUserIdsWithRoles(tx, bot.realm_id, [Role.OWNER, Role.ADMINISTRATOR]);
   if (bot.bot_owner_id === null || to.includes(bot.bot_owner_id)) return to;
   const owner = await userById(tx, bot.bot_owner_id);

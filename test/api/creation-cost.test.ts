@@ -91,4 +91,29 @@ describe("creation cost and organisation size", () => {
     expect(userMs.large).toBeLessThan(userMs.small * 1.5);
     expect(channelMs.large).toBeLessThan(channelMs.small * 1.5);
   }, 120_000);
+
+  it("a role change, a deactivation and a reactivation list no recipient per member: realm-wide entries", async () => {
+    const changes = async (org: Org) => {
+      await createUserOverHttp(org);
+      const user = (await org.server.as("iago").get(`/users/web${org.created}@zulip.com`)).body.user;
+      const sizes = [];
+      for (const change of [
+        () => org.server.as("iago").patch(`/users/${user.user_id}`, { role: 300 }),
+        () => org.server.as("iago").delete(`/users/${user.user_id}`),
+        () => org.server.as("iago").post(`/users/${user.user_id}/reactivate`),
+      ]) {
+        sizes.push(
+          await listedRecipients(org, async () => {
+            const res = await change();
+            expect(res.status, JSON.stringify(res.body)).toBe(200);
+          }),
+        );
+      }
+      return sizes;
+    };
+    const atSmall = await changes(small);
+    const atLarge = await changes(large);
+    expect(atLarge).toEqual(atSmall);
+    for (const { listed } of atSmall) expect(listed).toBeLessThan(20);
+  });
 });
