@@ -70,9 +70,24 @@ export class RealmGroups {
   /** Whether a user belongs to a group-setting value, directly or through subgroups. */
   settingIncludes(value: GroupSettingValue, userId: number): boolean {
     // Looked up group by group: collecting and sorting every member costs a realm-sized list per check.
-    const inAny = (groupIds: readonly number[]) => groupIds.some((id) => this.get(id)?.members.includes(userId) === true);
+    const inAny = (groupIds: readonly number[]) => groupIds.some((id) => this.hasDirectMember(id, userId));
     if (typeof value === "number") return inAny(this.closure([value]));
     return value.direct_members.includes(userId) || inAny(this.closure(value.direct_subgroups));
+  }
+
+  /** Whether a user is a direct member of a group: a binary search, members being kept ascending. */
+  private hasDirectMember(groupId: number, userId: number): boolean {
+    const members = this.get(groupId)?.members ?? [];
+    let low = 0;
+    let high = members.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const member = members[middle]!;
+      if (member === userId) return true;
+      if (member < userId) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   }
 
   private closure(rootIds: readonly number[]): number[] {

@@ -94,8 +94,7 @@ export const userGroupEndpoints = [
       const groups = await ctx.groups.of(user.realm_id);
       const group = groups.access(pathInt(path.user_group_id));
       const target = await accessUserById(ctx.db, user, pathInt(path.user_id), { allowDeactivated: false, allowBots: false });
-      const members = params.direct_member_only ? group.members : groups.recursiveMembers(group.id);
-      return { is_user_group_member: members.includes(target.id) };
+      return { is_user_group_member: params.direct_member_only ? group.members.includes(target.id) : groups.settingIncludes(group.id, target.id) };
     },
   }),
   endpoint({

@@ -18,7 +18,7 @@ export function realmSettingGroup(groups: RealmGroups, realm: RealmRow, name: Re
 
 /** Whether a user belongs, directly or through subgroups, to the group a realm setting names. */
 export function isInRealmGroupSetting(groups: RealmGroups, realm: RealmRow, name: RealmGroupSetting, userId: number): boolean {
-  return groups.recursiveMembers(realmSettingGroup(groups, realm, name).id).includes(userId);
+  return groups.settingIncludes(realmSettingGroup(groups, realm, name).id, userId);
 }
 
 /**

@@ -20,15 +20,14 @@ export async function checkCanSendDirectMessage(db: Db, groups: RealmGroups, rea
   const ids = participants.map((u) => u.id);
   const permission = realmSettingGroup(groups, realm, "direct_message_permission_group");
   if (permission.systemName !== SystemGroups.EVERYONE) {
-    const members = new Set(groups.recursiveMembers(permission.id));
-    if (!ids.some((id) => members.has(id))) {
+    if (!ids.some((id) => groups.settingIncludes(permission.id, id))) {
       if (permission.systemName === SystemGroups.NOBODY) throw badRequest("Direct messages are disabled in this organization.");
       throw badRequest("This conversation does not include any users who can authorize it.");
     }
   }
   const initiator = realmSettingGroup(groups, realm, "direct_message_initiator_group");
   if (initiator.systemName === SystemGroups.EVERYONE) return;
-  if (groups.recursiveMembers(initiator.id).includes(sender.id)) return;
+  if (groups.settingIncludes(initiator.id, sender.id)) return;
   if (!(await conversationHasMessages(db, realm.id, dmKey(ids)))) {
     throw badRequest("You do not have permission to initiate direct message conversations.");
   }
