@@ -1,8 +1,10 @@
 /**
  * Creation cost against organisation size: creating a user (the action POST /users runs, without
- * a password: hashing would hide the rest) and creating a channel (POST /users/me/subscriptions),
- * median of several, in an organisation of 100 users, then of 10,000 (built with
- * addBenchMembers), each printed beside its 100-user baseline from the same run. Target: ≤ 1.2×.
+ * a password: hashing would hide the rest), creating a channel (POST /users/me/subscriptions) and
+ * subscribing one of those new users to a channel of its own phase (the same endpoint with
+ * principals; it sends the user Notification Bot's direct message), median of several, in an
+ * organisation of 100 users, then of 10,000 (built with addBenchMembers), each printed beside its
+ * 100-user baseline from the same run. Target: ≤ 1.2×.
  *
  *   npx vite-node bench/creation.ts [large=10000] [samples=15]
  *
@@ -34,23 +36,34 @@ async function main(): Promise<void> {
     const realmId = (await app.ctx.users.get(owner.id))?.realm_id ?? 0;
     const auth = basicAuth(owner.email, owner.key);
     let n = 0;
-    const createUser = () => checkCreateUser(app.ctx, { realmId, email: `new${++n}@bench.test`, fullName: `New ${n}`, password: null, role: 400 });
-    const createChannel = async () => {
+    const created: number[] = [];
+    const createUser = async () => created.push((await checkCreateUser(app.ctx, { realmId, email: `new${++n}@bench.test`, fullName: `New ${n}`, password: null, role: 400 })).id);
+    const subscribe = async (name: string, principals?: number[]) => {
+      const form: Record<string, string> = { subscriptions: JSON.stringify([{ name }]) };
+      if (principals) form.principals = JSON.stringify(principals);
       const res = await app.http.inject({
         method: "POST",
         url: "/api/v1/users/me/subscriptions",
         headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
-        payload: new URLSearchParams({ subscriptions: JSON.stringify([{ name: `channel ${++n}` }]) }).toString(),
+        payload: new URLSearchParams(form).toString(),
       });
       if (res.statusCode !== 200) throw new Error(res.body);
     };
-    const small = { user: await median(createUser), channel: await median(createChannel) };
+    const createChannel = () => subscribe(`channel ${++n}`);
+    /** Subscribes the users this phase created, one a call, to a channel made for the phase. */
+    const subscriptions = async (phase: string) => {
+      await subscribe(phase);
+      const users = created.splice(0);
+      return median(() => subscribe(phase, [users.pop()!]));
+    };
+    const small = { user: await median(createUser), channel: await median(createChannel), subscription: await subscriptions("small phase") };
     const started = performance.now();
     await addBenchMembers(app.ctx, realmId, LARGE - SMALL, now, { asCreated: true, first: SMALL + 1_000_000 });
     console.log(`organisation grown from ${SMALL} to ${LARGE} users in ${((performance.now() - started) / 1000).toFixed(1)} s (addBenchMembers)`);
-    const large = { user: await median(createUser), channel: await median(createChannel) };
+    const large = { user: await median(createUser), channel: await median(createChannel), subscription: await subscriptions("large phase") };
     console.log(`creating a user:    ${small.user.toFixed(2)} ms at ${SMALL} users, ${large.user.toFixed(2)} ms at ${LARGE} (${(large.user / small.user).toFixed(2)}x; target <= 1.2x)`);
-    console.log(`creating a channel: ${small.channel.toFixed(2)} ms at ${SMALL} users, ${large.channel.toFixed(2)} ms at ${LARGE} (${(large.channel / small.channel).toFixed(2)}x)`);
+    console.log(`creating a channel: ${small.channel.toFixed(2)} ms at ${SMALL} users, ${large.channel.toFixed(2)} ms at ${LARGE} (${(large.channel / small.channel).toFixed(2)}x; target <= 1.2x)`);
+    console.log(`a subscription:     ${small.subscription.toFixed(2)} ms at ${SMALL} users, ${large.subscription.toFixed(2)} ms at ${LARGE} (${(large.subscription / small.subscription).toFixed(2)}x; target <= 1.2x)`);
   } finally {
     await app.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -116,4 +116,19 @@ describe("creation cost and organisation size", () => {
     expect(atLarge).toEqual(atSmall);
     for (const { listed } of atSmall) expect(listed).toBeLessThan(20);
   });
+
+  it("a subscription lists the same recipients at 100 users as at 5,000", async () => {
+    const subscribe = async (org: Org) => {
+      await createUserOverHttp(org);
+      const user = (await org.server.as("iago").get(`/users/web${org.created}@zulip.com`)).body.user;
+      return listedRecipients(org, async () => {
+        const res = await org.server.as("iago").post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "Verona" }]), principals: JSON.stringify([user.user_id]) });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.subscribed).toEqual({ [`web${org.created}@zulip.com`]: ["Verona"] });
+      });
+    };
+    const atSmall = await subscribe(small);
+    expect(await subscribe(large)).toEqual(atSmall);
+    expect(atSmall.listed).toBeLessThan(20);
+  });
 });
