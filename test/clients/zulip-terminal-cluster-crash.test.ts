@@ -8,7 +8,6 @@
  * zulip-terminal-run.test.ts needs, and PostgreSQL and Redis as the cluster tests do.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,15 +15,12 @@ import { ownerOf } from "../../src/cluster/queue-routing.js";
 import { clusterBackends } from "../harness/cluster.js";
 import { processClusterFile } from "../harness/cluster-processes.js";
 import { Client } from "../harness/client.js";
-import { checkout, clientsDir, hasProgram, pythonWith } from "./real-clients.js";
+import { clientsDir } from "./real-clients.js";
+import { startTerminal, terminalRunnable } from "./terminal.js";
 import { tmuxSession } from "./tmux.js";
 
-const terminal = checkout("zulip-terminal");
-const api = checkout("python-zulip-api");
-const pythonPath = terminal && api ? [terminal, path.join(api, "zulip")] : [];
-const python = terminal && api ? pythonWith(["urwid", "urwid_readline", "bs4", "lxml", "pygments", "tzlocal", "dateutil", "pytz", "requests", "zulipterminal.cli.run"], pythonPath) : undefined;
 const backends = clusterBackends();
-const runnable = python !== undefined && hasProgram("tmux") && backends !== undefined;
+const runnable = terminalRunnable && backends !== undefined;
 if (!runnable) console.log(`zulip-terminal cluster crash run skipped: needs zulip-terminal and python-zulip-api in ${clientsDir}, a Python 3 with their modules, tmux, and ROOKERY_TEST_PG_URL and ROOKERY_TEST_REDIS_URL`);
 
 const clusters = processClusterFile("zt-cluster-crash", runnable ? backends?.pgUrl : undefined);
@@ -64,12 +60,8 @@ describe.skipIf(!runnable)("zulip-terminal through kill -9 of the cluster proces
     expect((await owner.post("/mark_all_as_read")).status).toBe(200);
     await send("low tide at noon");
 
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-ztcc-home-"));
+    const home = startTerminal(tmux, "ztcc", { email, apiKey, site: url });
     cleanups.push(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
-    const zuliprc = path.join(home, "zuliprc");
-    fs.writeFileSync(zuliprc, `[api]\nemail=${email}\nkey=${apiKey}\nsite=${url}\n`, { mode: 0o600 });
-    const env = `HOME=${home} PYTHONPATH=${pythonPath.join(":")} TERM=xterm-256color`;
-    tmux("new-session", "-d", "-s", "ztcc", "-x", "160", "-y", "70", `cd ${home} && env ${env} ${python} -m zulipterminal.cli.run -c ${zuliprc}; echo "exited $?"; sleep 600`);
     cleanups.push(kill);
     await waitFor(["low tide at noon"]);
     await send("high tide at six");

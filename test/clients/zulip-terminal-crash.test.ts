@@ -13,14 +13,11 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "../harness/client.js";
 import { freePort, launchFromSource } from "../harness/process.js";
-import { checkout, clientsDir, hasProgram, pythonWith } from "./real-clients.js";
+import { clientsDir } from "./real-clients.js";
+import { startTerminal, terminalRunnable } from "./terminal.js";
 import { tmuxSession } from "./tmux.js";
 
-const terminal = checkout("zulip-terminal");
-const api = checkout("python-zulip-api");
-const pythonPath = terminal && api ? [terminal, path.join(api, "zulip")] : [];
-const python = terminal && api ? pythonWith(["urwid", "urwid_readline", "bs4", "lxml", "pygments", "tzlocal", "dateutil", "pytz", "requests", "zulipterminal.cli.run"], pythonPath) : undefined;
-const runnable = python !== undefined && hasProgram("tmux");
+const runnable = terminalRunnable;
 if (!runnable) console.log(`zulip-terminal crash run skipped: needs zulip-terminal and python-zulip-api in ${clientsDir}, a Python 3 with their modules, and tmux`);
 
 const cleanups: (() => void)[] = [];
@@ -68,12 +65,8 @@ describe.skipIf(!runnable)("zulip-terminal through kill -9 of the server", () =>
     expect((await owner.post("/mark_all_as_read")).status).toBe(200);
     await send("low tide at noon");
 
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-ztc-home-"));
+    const home = startTerminal(tmux, "ztc", { email, apiKey, site: url });
     cleanups.push(() => fs.rmSync(home, { recursive: true, force: true, maxRetries: 5 }));
-    const zuliprc = path.join(home, "zuliprc");
-    fs.writeFileSync(zuliprc, `[api]\nemail=${email}\nkey=${apiKey}\nsite=${url}\n`, { mode: 0o600 });
-    const env = `HOME=${home} PYTHONPATH=${pythonPath.join(":")} TERM=xterm-256color`;
-    tmux("new-session", "-d", "-s", "ztc", "-x", "160", "-y", "70", `cd ${home} && env ${env} ${python} -m zulipterminal.cli.run -c ${zuliprc}; echo "exited $?"; sleep 600`);
     cleanups.push(kill);
     await waitFor(["low tide at noon"]);
     await send("high tide at six");

@@ -6,7 +6,6 @@
  * python-zulip-api checkouts (see real-clients.ts), a Python 3 with the terminal's modules, and tmux.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
@@ -14,14 +13,11 @@ import { startOtherSite, type OtherSite } from "../api/image-proxy-helpers.js";
 import { sendStream } from "../api/messages-fixtures.js";
 import { sendRenderedKinds, SHOWN } from "./issue-messages.js";
 import { populate } from "./populate.js";
-import { checkout, clientsDir, hasProgram, pythonWith } from "./real-clients.js";
+import { clientsDir } from "./real-clients.js";
+import { startTerminal, terminalRunnable } from "./terminal.js";
 import { tmuxSession } from "./tmux.js";
 
-const terminal = checkout("zulip-terminal");
-const api = checkout("python-zulip-api");
-const pythonPath = terminal && api ? [terminal, path.join(api, "zulip")] : [];
-const python = terminal && api ? pythonWith(["urwid", "urwid_readline", "bs4", "lxml", "pygments", "tzlocal", "dateutil", "pytz", "requests", "zulipterminal.cli.run"], pythonPath) : undefined;
-const runnable = python !== undefined && hasProgram("tmux");
+const runnable = terminalRunnable;
 if (!runnable) console.log(`zulip-terminal run skipped: needs zulip-terminal and python-zulip-api in ${clientsDir}, a Python 3 with their modules, and tmux`);
 
 /** The terminal's size: tall enough for every message at once. */
@@ -57,13 +53,8 @@ describe.skipIf(!runnable)("zulip-terminal against Rookery", () => {
     const verona = (await server.as("hamlet").get("/get_stream_id", { stream: "Verona" })).body.stream_id as number;
     await sendRenderedKinds(server, site, verona);
     rialto = (await server.as("hamlet").get("/get_stream_id", { stream: "Rialto" })).body.stream_id as number;
-    home = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-zt-"));
     const { hamlet } = server.users;
-    const zuliprc = path.join(home, "zuliprc");
-    fs.writeFileSync(zuliprc, `[api]\nemail=${hamlet.delivery_email}\nkey=${hamlet.api_key}\nsite=${server.url}\n`, { mode: 0o600 });
-    const env = `HOME=${home} PYTHONPATH=${pythonPath.join(":")} TERM=xterm-256color`;
-    // The terminal writes zulip-terminal-tracebacks.log into its working folder on any error.
-    tmux("new-session", "-d", "-s", "zt", "-x", String(COLUMNS), "-y", String(ROWS), `cd ${home} && env ${env} ${python} -m zulipterminal.cli.run -c ${zuliprc}; echo "exited $?"; sleep 600`);
+    home = startTerminal(tmux, "zt", { email: hamlet.delivery_email, apiKey: hamlet.api_key, site: server.url }, { columns: COLUMNS, rows: ROWS });
   }, 60_000);
   afterAll(async () => {
     if (home) kill();
