@@ -131,4 +131,34 @@ describe.skipIf(!backends)("commits on their way to the cluster's stream", () =>
     expect(words.slice(2).sort()).toEqual(["alive", "fresh"]);
     expect(await rows()).toEqual([]);
   });
+
+  it("left by a process whose lock outlived it (gone from the members, rows older than a member's time to live): its connection is ended and the rows appended", async () => {
+    const { users } = cluster;
+    const reg = await cluster.as("cordelia", 0).post("/register", { event_types: ["alert_words"] });
+    // A connection named as a process's lock connection, holding that lock, while the process is no member.
+    const stuck = new pg.Client({ connectionString: cluster.databaseUrl, application_name: "rookery-00000000057c" });
+    stuck.on("error", () => undefined);
+    await stuck.connect();
+    await stuck.query("select pg_advisory_lock(hashtextextended($1, 0))", ["rookery-00000000057c"]);
+    const ended = new Promise((resolve) => stuck.once("end", resolve));
+    await leftBehind("00000000057c", 1, ["stuck"], users.cordelia.id, 20_000);
+    // Younger than a member's time to live, the same case is left alone: it may be a live process.
+    await leftBehind("00000000057d", 1, ["young"], users.cordelia.id, 5_000);
+    const young = new pg.Client({ connectionString: cluster.databaseUrl, application_name: "rookery-00000000057d" });
+    young.on("error", () => undefined);
+    await young.connect();
+    await young.query("select pg_advisory_lock(hashtextextended($1, 0))", ["rookery-00000000057d"]);
+    try {
+      await sweepAll();
+      await ended;
+      await cluster.apps[1]!.ctx.cluster!.bus.reached((await redis.xrevrange(`${cluster.prefix}events`, "+", "-", "COUNT", 1))[0]![0], 2_000);
+      await cluster.apps[0]!.ctx.cluster!.bus.reached(cluster.apps[1]!.ctx.cluster!.bus.lastId, 2_000);
+      const polled = await cluster.as("cordelia", 0).get("/events", { queue_id: reg.body.queue_id, last_event_id: -1, dont_block: true });
+      expect(polled.body.events.map((event: { alert_words: string[] }) => event.alert_words[0])).toEqual(["stuck"]);
+      expect(await rows("00000000057c")).toEqual([]);
+      expect(await rows("00000000057d")).toEqual([1]);
+    } finally {
+      await young.end();
+    }
+  });
 });
