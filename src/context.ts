@@ -71,35 +71,26 @@ export interface AppContext extends Caches {
 export async function write<T>(ctx: AppContext, fn: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
   const started = performance.now();
-  const durable = ctx.durable?.active ? ctx.durable : undefined;
-  // One process: the commit's events go into the event log in the same transaction (durable.ts),
-  // numbered. A cluster: the commit is recorded in it until it is on the shared stream (cluster/pending.ts).
-  const pending = ctx.cluster?.pending;
+  // The commit is kept in its own transaction until it has reached the queues: the event log of
+  // one process (events/durable.ts), the pending commits of a cluster (cluster/pending.ts).
+  const recorder = ctx.durable?.active ? ctx.durable : ctx.cluster?.pending;
   const taken: number[] = [];
-  let recorded: { seq: number; text: string } | undefined;
   let result: T;
   try {
     result = await ctx.store.write(async (tx) => {
       const value = await fn(tx, outbox);
-      if (durable && outbox.events.length > 0) await durable.append(tx, outbox.events, (seq) => taken.push(seq));
-      if (pending && (outbox.events.length > 0 || outbox.changes.length > 0)) {
-        const text = JSON.stringify({ events: outbox.events, changes: outbox.changes });
-        recorded = { seq: await pending.record(tx, text), text };
-      }
+      await recorder?.record(tx, outbox, (seq) => taken.push(seq));
       return value;
     });
   } catch (error) {
-    for (const seq of taken) durable?.abandon(seq);
+    for (const seq of taken) recorder?.abandon(seq);
     throw error;
   }
   ctx.metrics.write((performance.now() - started) / 1000);
   const commit = { events: outbox.events, changes: outbox.changes };
   const seq = taken.pop();
-  for (const stale of taken) durable?.abandon(stale);
-  let published: void | Promise<void>;
-  if (durable && seq !== undefined) published = durable.release(seq, commit);
-  else if (pending && recorded) published = pending.append(recorded.seq, recorded.text);
-  else published = ctx.bus.publish(commit);
+  for (const stale of taken) recorder?.abandon(stale);
+  const published = recorder && seq !== undefined ? recorder.release(seq, commit) : ctx.bus.publish(commit);
   if (published) await published;
   return result;
 }

@@ -21,6 +21,8 @@ import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { Logger } from "pino";
 import type { Db } from "../db/index.js";
+import type { CommitRecorder } from "../events/bus.js";
+import type { Commit } from "../events/changes.js";
 import { deletePending, insertPending, pendingAfter, processesPendingBefore } from "../db/queries/cluster-pending.js";
 import { MEMBER_TTL_MS, type Members } from "./members.js";
 import type { ClusterKeys } from "./redis.js";
@@ -35,8 +37,10 @@ const RECOVER_BATCH = 200;
 /** How long a dead process's marks of appended commits are kept after its rows are gone. */
 const MARKS_TTL_S = 24 * 3600;
 
-export class PendingCommits {
+export class PendingCommits implements CommitRecorder {
   private seq = 0;
+  /** Recorded commits until their transaction ends, as JSON (the row's text is what the stream gets). */
+  private readonly texts = new Map<number, string>();
   /** Commits of this process on the stream whose rows are still to delete. */
   private appended: number[] = [];
   /** Commits of this process that could not be appended (Redis failed): tried again from their rows each sweep. */
@@ -66,17 +70,27 @@ export class PendingCommits {
     this.timer.unref();
   }
 
-  /** Inside a write transaction: records the commit (JSON); answers its number for `append`. */
-  async record(tx: Db, commitText: string): Promise<number> {
+  /** Inside a write transaction: records the commit, unless it has nothing to announce. */
+  async record(tx: Db, commit: Commit, taken: (seq: number) => void): Promise<void> {
+    if (commit.events.length === 0 && commit.changes.length === 0) return;
     const seq = ++this.seq;
-    await insertPending(tx, this.processId, seq, Date.now(), commitText);
-    return seq;
+    taken(seq);
+    const text = JSON.stringify({ events: commit.events, changes: commit.changes });
+    this.texts.set(seq, text);
+    await insertPending(tx, this.processId, seq, Date.now(), text);
   }
 
   /** After the commit: appends it to the stream; resolves once every live process has applied it (or the append failed and waits for a retry). */
-  async append(seq: number, commitText: string): Promise<void> {
-    if ((await this.bus.publishOnce(this.processId, seq, commitText)) !== "failed") this.appended.push(seq);
+  async release(seq: number): Promise<void> {
+    const text = this.texts.get(seq);
+    this.texts.delete(seq);
+    if (text === undefined) return;
+    if ((await this.bus.publishOnce(this.processId, seq, text)) !== "failed") this.appended.push(seq);
     else this.failed.add(seq);
+  }
+
+  abandon(seq: number): void {
+    this.texts.delete(seq);
   }
 
   /** A clean stop: a last sweep of this process's rows, then the lock goes. */

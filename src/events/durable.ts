@@ -16,7 +16,7 @@ import {
   savedQueues,
   upsertQueues,
 } from "../db/queries/event-log.js";
-import type { EventBus } from "./bus.js";
+import type { CommitRecorder, EventBus } from "./bus.js";
 import type { Commit } from "./changes.js";
 import { isSavedQueue } from "./persist.js";
 import { EventQueue, type SavedQueue } from "./queue.js";
@@ -61,7 +61,7 @@ type LogEntry = { e: readonly QueuedEvent[] } | { q: string[]; v: OfferedEvent }
  *
  * One process only: in a cluster, the order of delivery is the shared stream's.
  */
-export class DurableQueues {
+export class DurableQueues implements CommitRecorder {
   /** The last number handed out. */
   private assigned = 0;
   /** The last entry handed to the queues. */
@@ -142,13 +142,14 @@ export class DurableQueues {
   }
 
   /**
-   * Inside a write transaction: numbers the commit's events and writes them to the log. The
-   * caller must then `release` the number after the commit, or `abandon` it if the commit failed.
+   * Inside a write transaction: numbers the commit's events and writes them to the log (a commit
+   * of cache changes alone needs no entry: a restarted process starts with empty caches).
    */
-  async append(tx: Db, events: readonly QueuedEvent[], taken: (seq: number) => void): Promise<void> {
+  async record(tx: Db, commit: Commit, taken: (seq: number) => void): Promise<void> {
+    if (commit.events.length === 0) return;
     const seq = ++this.assigned;
     taken(seq);
-    await insertLogEntry(tx, seq, JSON.stringify({ e: events } satisfies LogEntry));
+    await insertLogEntry(tx, seq, JSON.stringify({ e: commit.events } satisfies LogEntry));
   }
 
   /** Publishes a committed entry once every earlier one is out; resolves when it reached the queues. */
