@@ -3,8 +3,11 @@ import type { State } from "../state/types.js";
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
+/** The user's time zone, or undefined for the browser's. */
+const zoneOf = (state: State) => (typeof state.settings.timezone === "string" && state.settings.timezone !== "" ? state.settings.timezone : undefined);
+
 function format(state: State, kind: "time" | "day" | "full"): Intl.DateTimeFormat {
-  const zone = typeof state.settings.timezone === "string" && state.settings.timezone !== "" ? state.settings.timezone : undefined;
+  const zone = zoneOf(state);
   const h24 = state.settings.twenty_four_hour_time === true;
   const key = `${kind}:${zone ?? ""}:${h24}`;
   let f = formats.get(key);
@@ -27,11 +30,16 @@ const formatted = new WeakMap<Intl.DateTimeFormat, Map<number, string>>();
 const FORMATTED_KEPT = 5000;
 
 function cached(state: State, kind: "time" | "day" | "full", seconds: number): string {
+  // "time" and "day" change only on the minute; the full form shows seconds.
+  const at = kind === "full" ? seconds : Math.floor(seconds / 60) * 60;
+  // Before the page has any formatter (boot.ts's first draw): written here when that gives the same.
+  if (formats.size === 0 && zoneOf(state) === undefined) {
+    const text = plainFormat(kind, at, typeof navigator === "object" ? navigator.language : "", state.settings.twenty_four_hour_time === true);
+    if (text !== null) return text;
+  }
   const f = format(state, kind);
   let byTime = formatted.get(f);
   if (!byTime) formatted.set(f, (byTime = new Map()));
-  // "time" and "day" change only on the minute; the full form shows seconds.
-  const at = kind === "full" ? seconds : Math.floor(seconds / 60) * 60;
   let text = byTime.get(at);
   if (text === undefined) {
     if (byTime.size >= FORMATTED_KEPT) byTime.clear();
@@ -39,6 +47,25 @@ function cached(state: State, kind: "time" | "day" | "full", seconds: number): s
     byTime.set(at, text);
   }
   return text;
+}
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A time or day in the browser's time zone as the "time" and "day" formats write it in `locale`
+ * with 12-hour time, without Intl; null for any other locale, for 24-hour time (which browsers write
+ * differently at midnight) and for the full form. A page's first Intl formatter loads the browser's
+ * locale data, tens of milliseconds on a slow CPU, and the first list is drawn before the app has
+ * run: that draw does without it, and the app's formats (which it makes at once, warmFormats) write
+ * the same.
+ */
+export function plainFormat(kind: "time" | "day" | "full", seconds: number, locale: string, h24: boolean): string | null {
+  if (locale !== "en-US" || kind === "full" || h24) return null;
+  const d = new Date(seconds * 1000);
+  if (kind === "day") return `${WEEKDAYS[d.getDay()]}, ${MONTHS[d.getMonth()]} ${d.getDate()}`;
+  const minutes = String(d.getMinutes()).padStart(2, "0");
+  return `${d.getHours() % 12 || 12}:${minutes} ${d.getHours() < 12 ? "AM" : "PM"}`;
 }
 
 /** "3:04 PM" (or "15:04") in the user's time zone. */
