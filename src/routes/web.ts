@@ -54,19 +54,22 @@ async function appPage(ctx: AppContext, request: FastifyRequest, reply: FastifyR
   }
   const favicon = manifest["favicon.svg"];
   const boot = manifest["boot.js"];
-  // The chunks app.js imports, fetched alongside it rather than after it has been parsed; at low
-  // priority, so that boot.js's request for the first messages goes before them on the few connections.
-  const preloads = Object.entries(manifest)
+  // The chunks app.js imports, named for app.js to preload together (main.tsx) rather than one wave
+  // of imports after another. Not <link rel="modulepreload">: the page would fetch and compile
+  // them while boot.js draws the first list, and that list would be painted later.
+  const chunks = Object.entries(manifest)
     .filter(([key]) => key.startsWith("app.js.import."))
-    .map(([, file]) => `<link rel="modulepreload" fetchpriority="low" href="/static/${escapeHtml(file)}">`)
-    .join("");
+    .map(([, file]) => file)
+    .join(" ");
   const document = [
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeHtml(realm.name)}</title><meta name="csrf-token" content="${escapeHtml(found.row.csrf_token)}">`,
     favicon === undefined ? "" : `<link rel="icon" href="/static/${escapeHtml(favicon)}">`,
     // boot.js, small and run first (defer: before the app.js module), asks for the open narrow's first messages and draws them while the app loads.
     boot === undefined ? "" : `<script defer src="/static/${escapeHtml(boot)}"></script>`,
-    `<link rel="stylesheet" href="/static/${escapeHtml(style)}"><script type="module" src="/static/${escapeHtml(script)}"></script>${preloads}</head>`,
+    `<link rel="stylesheet" href="/static/${escapeHtml(style)}"><script type="module" src="/static/${escapeHtml(script)}"></script>`,
+    chunks === "" ? "" : `<meta name="rookery-chunks" content="${escapeHtml(chunks)}">`,
+    `</head>`,
     `<body><div id="app"></div></body></html>`,
   ].join("");
   return html(reply, 200, document);

@@ -31,7 +31,7 @@ describe("GET /", () => {
     );
   });
 
-  it("names boot.js (defer, first: it runs before the app.js module) and app.js's chunks (modulepreload) when the build has them", async () => {
+  it("names boot.js (defer, first: it runs before the app.js module) and app.js's chunks (for app.js to preload) when the build has them", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rookery-web-boot-"));
     fs.cpSync(site.webDir, dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "manifest.json"), JSON.stringify({ ...FAKE_MANIFEST, "boot.js": "boot-ABCD1234.js", "app.js.import.1": "chunk-EFGH5678.js" }));
@@ -43,7 +43,7 @@ describe("GET /", () => {
       expect(text).toContain(
         `<link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}"><script defer src="/static/boot-ABCD1234.js"></script>` +
           `<link rel="stylesheet" href="/static/${FAKE_MANIFEST["app.css"]}"><script type="module" src="/static/${FAKE_MANIFEST["app.js"]}"></script>` +
-          `<link rel="modulepreload" fetchpriority="low" href="/static/chunk-EFGH5678.js"></head>`,
+          `<meta name="rookery-chunks" content="chunk-EFGH5678.js"></head>`,
       );
     } finally {
       await server.stop();
