@@ -54,11 +54,12 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 
 /**
  * A time or day in the browser's time zone as the "time" and "day" formats write it in `locale`
- * with 12-hour time, without Intl; null for any other locale, for 24-hour time (which browsers write
- * differently at midnight) and for the full form. A page's first Intl formatter loads the browser's
- * locale data, tens of milliseconds on a slow CPU, and the first list is drawn before the app has
- * run: that draw does without it, and the app's formats (which it makes at once, warmFormats) write
- * the same.
+ * with 12-hour time, without Intl; null for any other locale, for 24-hour time (midnight is 00 or
+ * 24 depending on the ICU version) and for the full form. A page's first Intl formatter loads the
+ * browser's locale data, tens of milliseconds on a slow CPU, and the first list is drawn before the
+ * app has run: that draw does without it, and the app's formats (which it makes at once,
+ * warmFormats) write the same. `locale` is navigator.language, which is Intl's default locale but in
+ * a browser set to prefer another language than its own: then the app rewrites the times it draws.
  */
 export function plainFormat(kind: "time" | "day" | "full", seconds: number, locale: string, h24: boolean): string | null {
   if (locale !== "en-US" || kind === "full" || h24) return null;
