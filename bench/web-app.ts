@@ -372,6 +372,22 @@ async function idle(page: Page, users: BenchUser[]): Promise<void> {
   console.log(`  baseline: the same tab with nothing happening ${(quiet * 100).toFixed(2)}%`);
 }
 
+/** A part of the bench may take this long at most: the page's own loops wait on frames, which a stalled browser stops giving. */
+const STAGE_LIMIT_MS = 300_000;
+
+/** Runs one part, failing with its name (rather than hanging the run) when it takes longer than STAGE_LIMIT_MS. */
+async function stage(name: string, part: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`bench/web-app: ${name} took over ${STAGE_LIMIT_MS / 1000} s`)), STAGE_LIMIT_MS);
+  });
+  try {
+    await Promise.race([part(), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function main(): Promise<void> {
   if (!hasChromium) {
     console.log(`bench/web-app skipped: no Chromium at ${CHROMIUM}`);
@@ -399,17 +415,18 @@ async function main(): Promise<void> {
     const staticHtml = page(newest.slice(0, 50));
     const staticRows = page(newest);
     console.log(`web app: ${USERS} users, ${MESSAGES} messages in one channel; first-load JS ${(built.firstLoadJsGzip / 1024).toFixed(1)} KB gzipped`);
-    browser = await launch();
-    if (ONLY.has("cold")) await coldLoad(browser, owner, streamId, staticHtml);
-    const context = await loggedIn(browser, owner.email);
+    const chromium = await launch();
+    browser = chromium;
+    if (ONLY.has("cold")) await stage("cold load", () => coldLoad(chromium, owner, streamId, staticHtml));
+    const context = await loggedIn(chromium, owner.email);
     const tab = await context.newPage();
     await tab.goto(`${listening}/#inbox`);
     await tab.locator(".inbox").waitFor();
-    if (ONLY.has("narrows")) await switching(tab, streamId);
-    if (ONLY.has("scroll")) await scrolling(tab, streamId, staticRows);
+    if (ONLY.has("narrows")) await stage("switching narrows", () => switching(tab, streamId));
+    if (ONLY.has("scroll")) await stage("scrolling", () => scrolling(tab, streamId, staticRows));
     await tab.goto(`${listening}/#inbox`);
     await tab.locator(".inbox").waitFor();
-    if (ONLY.has("idle")) await idle(tab, users.slice(1));
+    if (ONLY.has("idle")) await stage("idle tab", () => idle(tab, users.slice(1)));
   } finally {
     await browser?.close();
     await app.close();
