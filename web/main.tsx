@@ -9,9 +9,8 @@ const FIRST_DRAW_WAIT_MS = 2000;
 
 /** Fetches the chunks the page names (its rookery-chunks meta) together, rather than one wave of imports after another. */
 function preloadChunks(): void {
-  const names = document.querySelector<HTMLMetaElement>('meta[name="rookery-chunks"]')?.content.split(" ") ?? [];
+  const names = document.querySelector<HTMLMetaElement>('meta[name="rookery-chunks"]')?.content.split(" ").filter(Boolean) ?? [];
   for (const name of names) {
-    if (name === "") continue;
     const link = document.createElement("link");
     link.rel = "modulepreload";
     link.href = `/static/${name}`;

@@ -124,6 +124,7 @@ describe.skipIf(!hasChromium)("the first message list, drawn before the app runs
     expect(held.length).toBeGreaterThan(0);
     expect(held.every((h) => h.what === "js")).toBe(true);
     expect(await fresh.evaluate(() => performance.getEntriesByName("rookery:list-adopted").length)).toBe(0);
+    expect(await fresh.locator('link[rel="modulepreload"]').count()).toBe(0);
 
     // The real list: the newest messages, the last one in view, in the app's stylesheet (the rows have their layout).
     const newest = fresh.locator(`.feed .message[data-id="${ids[COUNT - 1]}"]`);
@@ -153,6 +154,13 @@ describe.skipIf(!hasChromium)("the first message list, drawn before the app runs
     expect(await fresh.evaluate(() => (window as unknown as { __first: Seen }).__first.rows.every((r) => r.el.isConnected))).toBe(true);
     const rowIds = await fresh.locator(".feed .message").evaluateAll((rows) => rows.map((e) => (e as HTMLElement).dataset.id));
     expect(new Set(rowIds).size).toBe(rowIds.length);
+    // The chunks the page names were preloaded by app.js once the list was painted (none before: the page lists none itself).
+    const preloads = await fresh.evaluate(() => ({
+      named: document.querySelector<HTMLMetaElement>('meta[name="rookery-chunks"]')?.content.split(" ") ?? [],
+      linked: [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => new URL(l.href).pathname.replace("/static/", "")),
+    }));
+    expect(preloads.named.length).toBeGreaterThan(0);
+    expect(preloads.linked).toEqual(preloads.named);
     // Still one painted mark: the bench's figure is the first draw's.
     expect(await fresh.evaluate(() => performance.getEntriesByName("rookery:list-painted").length)).toBe(1);
 
