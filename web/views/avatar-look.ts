@@ -31,10 +31,15 @@ export function avatarUrl(s: State, userId: number, fallbackUrl?: string | null)
   return canShow(url) ? url : null;
 }
 
-const hues = [210, 15, 140, 280, 35, 185, 330, 95];
+/**
+ * hsl(h 45% 34%) for the hues 210, 15, 140, 280, 35, 185, 330 and 95, written as the browser
+ * writes them back (a style set from script reads back as rgb()): the page's first draw writes
+ * the style attribute as text, and the app's must read the same.
+ */
+const backgrounds = ["rgb(48, 87, 126)", "rgb(126, 67, 48)", "rgb(48, 126, 74)", "rgb(100, 48, 126)", "rgb(126, 93, 48)", "rgb(48, 119, 126)", "rgb(126, 48, 87)", "rgb(80, 126, 48)"];
 
 /** The colour behind a person's initials. */
-export const initialsBackground = (userId: number) => `hsl(${hues[userId % hues.length]} 45% 34%)`;
+export const initialsBackground = (userId: number) => backgrounds[userId % backgrounds.length] ?? "rgb(48, 87, 126)";
 
 /** Up to two initials of a name. */
 export function initialsOf(name: string): string {

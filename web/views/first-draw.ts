@@ -79,14 +79,8 @@ export function startFirstDraw(answer: Promise<PageAnswer | null>, terms: Term[]
   answer.then(give, () => settle(false));
 }
 
-type Child = Node | string | null | false;
-
-function el(tag: string, attrs: Record<string, string>, ...children: Child[]): HTMLElement {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  for (const c of children) if (c !== null && c !== false) e.append(c);
-  return e;
-}
+/** Text or an attribute's value, escaped for HTML. */
+const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Whether a message is drawn here; the rarer kinds (widgets, reactions, collapsed) leave the list to the app. */
 const simple = (m: Message) => m.type === "stream" && m.submessages.length === 0 && m.reactions.length === 0 && !m.flags.includes("collapsed") && !m.echo;
@@ -94,7 +88,8 @@ const simple = (m: Message) => m.type === "stream" && m.submessages.length === 0
 /**
  * Draws the app's shell with the list's window into `root`, scrolled as Feed scrolls a list it
  * opens; returns the scroller, or null (nothing drawn) when the list is empty or holds a message
- * this draw leaves to the app.
+ * this draw leaves to the app. The markup is written as one string and parsed once, but for each
+ * message's rendered HTML, parsed into its own element as the feed does.
  */
 export function draw(root: HTMLElement, s: State, terms: Term[]): HTMLElement | null {
   const list = s.lists.get(narrowKey(terms));
@@ -103,49 +98,43 @@ export function draw(root: HTMLElement, s: State, terms: Term[]): HTMLElement | 
   const plan = planRows(s, list, lo, hi);
   if (!plan.every((r) => simple(r.m))) return null;
   const selected = defaultSelected(list, s);
+  const hashes = new Map<string, string>();
 
-  const rows = el("div", { class: "rows" });
-  const fragment = document.createDocumentFragment();
+  let rows = "";
   for (const { m, bar, showSender } of plan) {
-    if (bar) fragment.append(groupHead(s, m));
-    fragment.append(row(s, m, showSender, m.id === selected));
+    if (bar) rows += groupHead(s, m);
+    rows += row(s, m, showSender, m.id === selected, hashes);
   }
-  rows.append(fragment);
-  const spacer = el("div", { class: "spacer", "aria-hidden": "true" });
-  spacer.style.height = `${padFor(0, lo)}px`;
-  const scroller = el(
-    "div",
-    { class: "scroller" },
-    spacer,
-    lo === 0 && el("p", { class: "edge" }, list.foundOldest ? "This is the start of the conversation." : "Loading older messages…"),
-    rows,
-    list.foundNewest && hi === list.ids.length && el("div", { class: "typing", "aria-live": "polite" }),
-  );
   const stream = terms.find((t) => t.operator === "channel" || t.operator === "stream");
   const description = stream ? s.streams.get(Number(stream.operand))?.rendered_description : undefined;
-  const header = el("header", { class: "narrow-header" }, el("h1", {}, describeNarrow(terms, s)));
+  const edge = lo === 0 ? `<p class="edge">${list.foundOldest ? "This is the start of the conversation." : "Loading older messages…"}</p>` : "";
+  const typing = list.foundNewest && hi === list.ids.length ? `<div class="typing" aria-live="polite"></div>` : "";
+  // Written into an element outside the page, then moved in whole.
+  const holder = document.createElement("div");
+  holder.innerHTML =
+    `<div class="app"><div class="banners"></div>` +
+    `<header class="top"><button type="button" class="menu-toggle" aria-label="Views and conversations" aria-expanded="false" aria-controls="left-nav">☰</button><a class="brand" href="#inbox">${esc(String(s.realm.realm_name ?? "Rookery"))}</a></header>` +
+    `<nav class="left" id="left-nav" aria-label="Views and conversations"></nav>` +
+    `<main class="middle"><section class="feed" aria-label="Messages"><header class="narrow-header"><h1>${esc(describeNarrow(terms, s))}</h1>${description ? `<div class="description rendered"></div>` : ""}</header>` +
+    `<div class="scroller"><div class="spacer" aria-hidden="true" style="height: ${padFor(0, lo)}px;"></div>${edge}<div class="rows">${rows}</div>${typing}</div></section></main>` +
+    `<aside class="right" aria-label="People"></aside></div>`;
+  const shell = holder.firstElementChild;
+  const scroller = holder.querySelector<HTMLElement>(".scroller");
+  const box = holder.querySelector<HTMLElement>(".rows");
+  if (!shell || !scroller || !box) return null;
   if (description) {
-    const d = el("div", { class: "description rendered" });
-    d.innerHTML = description;
-    header.append(d);
+    const d = holder.querySelector(".narrow-header .description");
+    if (d) d.innerHTML = description;
   }
-  const shell = el(
-    "div",
-    { class: "app" },
-    el("div", { class: "banners" }),
-    el(
-      "header",
-      { class: "top" },
-      el("button", { type: "button", class: "menu-toggle", "aria-label": "Views and conversations", "aria-expanded": "false", "aria-controls": "left-nav" }, "☰"),
-      el("a", { class: "brand", href: "#inbox" }, String(s.realm.realm_name ?? "Rookery")),
-    ),
-    el("nav", { class: "left", id: "left-nav", "aria-label": "Views and conversations" }),
-    el("main", { class: "middle" }, el("section", { class: "feed", "aria-label": "Messages" }, header, scroller)),
-    el("aside", { class: "right", "aria-label": "People" }),
-  );
+  // Each message's HTML in its own element, as the feed puts it: whatever it holds stays inside.
+  const contents = box.getElementsByClassName("content");
+  plan.forEach(({ m }, i) => {
+    const content = contents[i];
+    if (content) content.innerHTML = m.content;
+  });
+  fillEmoji(box);
+  if (box.querySelector(".katex")) loadKatex();
   root.append(shell);
-  fillEmoji(rows);
-  if (rows.querySelector(".katex")) loadKatex();
   position(scroller, list);
   return scroller;
 }
@@ -172,66 +161,56 @@ export function loadKatex(): void {
   document.head.append(link);
 }
 
-function groupHead(s: State, m: Message): HTMLElement {
+/** A permalink's hash, its channel-and-topic part computed once per conversation. */
+function permalink(s: State, m: Message, hashes: Map<string, string>): string {
+  const key = `${m.stream_id ?? 0}\u0000${m.subject}`;
+  let base = hashes.get(key);
+  if (base === undefined) {
+    base = termsToHash([{ operator: "channel", operand: String(m.stream_id ?? 0) }, { operator: "topic", operand: m.subject }], s);
+    hashes.set(key, base);
+  }
+  return `${base}/near/${m.id}`;
+}
+
+function groupHead(s: State, m: Message): string {
   const streamId = m.stream_id ?? 0;
   const name = s.streams.get(streamId)?.name ?? (typeof m.display_recipient === "string" ? m.display_recipient : "unknown");
   const channel = [{ operator: "channel", operand: String(streamId) }];
-  const head = el(
-    "div",
-    { class: "group-head" },
-    el(
-      "div",
-      { class: "recipient-bar" },
-      el("a", { class: "channel", href: termsToHash(channel, s) }, "# ", name),
-      el("span", { class: "sep", "aria-hidden": "true" }, "›"),
-      el("a", { class: "topic", href: termsToHash([...channel, { operator: "topic", operand: m.subject }], s) }, m.subject === "" ? "general chat" : m.subject),
-    ),
-    el("span", { class: "day" }, dayOf(s, m.timestamp)),
+  const color = s.subs.get(streamId)?.color ?? "#c2c2c2";
+  return (
+    `<div class="group-head" style="--channel-color: ${esc(color)};"><div class="recipient-bar">` +
+    `<a class="channel" href="${esc(termsToHash(channel, s))}"># ${esc(name)}</a><span class="sep" aria-hidden="true">›</span>` +
+    `<a class="topic" href="${esc(termsToHash([...channel, { operator: "topic", operand: m.subject }], s))}">${esc(m.subject === "" ? "general chat" : m.subject)}</a>` +
+    `</div><span class="day">${esc(dayOf(s, m.timestamp))}</span></div>`
   );
-  head.style.setProperty("--channel-color", s.subs.get(streamId)?.color ?? "#c2c2c2");
-  return head;
 }
 
-function avatar(s: State, m: Message, name: string): HTMLElement {
+function avatar(s: State, m: Message, name: string): string {
   const url = avatarUrl(s, m.sender_id, m.avatar_url);
-  if (url !== null) return el("img", { class: "avatar", src: url, alt: "", loading: "lazy", width: "36", height: "36" });
-  const span = el("span", { class: "avatar initials", "aria-hidden": "true" }, initialsOf(name));
-  span.style.width = "36px";
-  span.style.height = "36px";
-  span.style.background = initialsBackground(m.sender_id);
-  return span;
+  if (url !== null) return `<img class="avatar" src="${esc(url)}" alt="" loading="lazy" width="36" height="36">`;
+  return `<span class="avatar initials" aria-hidden="true" style="width: 36px; height: 36px; background: ${esc(initialsBackground(m.sender_id))};">${esc(initialsOf(name))}</span>`;
 }
 
-function row(s: State, m: Message, showSender: boolean, selected: boolean): HTMLElement {
+function row(s: State, m: Message, showSender: boolean, selected: boolean, hashes: Map<string, string>): string {
   const unread = !m.flags.includes("read");
   const starred = m.flags.includes("starred");
   const name = s.users.get(m.sender_id)?.full_name ?? m.sender_full_name;
-  const time = timeOf(s, m.timestamp);
+  const time = esc(timeOf(s, m.timestamp));
   const cls = `message${showSender ? " first" : ""}${selected ? " selected" : ""}${unread ? " unread" : ""}${m.flags.some((f) => f.includes("mentioned")) ? " mentioned" : ""}`;
-  const content = el("div", { class: "content rendered" });
-  content.innerHTML = m.content;
-  const permalink = termsToHash([{ operator: "channel", operand: String(m.stream_id ?? 0) }, { operator: "topic", operand: m.subject }, { operator: "near", operand: String(m.id) }], s);
-  return el(
-    "article",
-    { class: cls, "data-id": String(m.id), "aria-label": `${name}, ${time}` },
-    el("div", { class: "gutter" }, showSender ? avatar(s, m, name) : el("time", { class: "hover-time" }, time)),
-    el(
-      "div",
-      { class: "body" },
-      showSender && el("div", { class: "sender-line" }, el("span", { class: "sender" }, name), el("a", { class: "time", href: permalink }, el("time", { datetime: new Date(m.timestamp * 1000).toISOString() }, time))),
-      content,
-      m.last_edit_timestamp ? el("span", { class: "edited", title: `Edited ${fullTimeOf(s, m.last_edit_timestamp)}` }, "EDITED") : null,
-    ),
-    el(
-      "div",
-      { class: "actions" },
-      el("button", { type: "button", class: starred ? "star on" : "star", "aria-pressed": String(starred), "aria-label": starred ? "Unstar" : "Star", title: starred ? "Unstar this message" : "Star this message" }, starred ? "★" : "☆"),
-      el(
-        "div",
-        { class: "message-actions" },
-        el("button", { type: "button", class: "icon-button", "aria-label": "Add emoji reaction", title: "Add emoji reaction" }, "☺", el("span", { class: "plus" }, "+")),
-        el("button", { type: "button", class: "icon-button", "aria-label": "Message actions", title: "Message actions", "aria-haspopup": "menu", "aria-expanded": "false" }, "⋮"),
-      ),
-    ),
+  const sender = showSender
+    ? `<div class="sender-line"><span class="sender">${esc(name)}</span><a class="time" href="${esc(permalink(s, m, hashes))}"><time datetime="${new Date(m.timestamp * 1000).toISOString()}">${time}</time></a></div>`
+    : "";
+  const edited = m.last_edit_timestamp ? `<span class="edited" title="${esc(`Edited ${fullTimeOf(s, m.last_edit_timestamp)}`)}">EDITED</span>` : "";
+  const star = starred
+    ? `<button type="button" class="star on" aria-pressed="true" aria-label="Unstar" title="Unstar this message">★</button>`
+    : `<button type="button" class="star" aria-pressed="false" aria-label="Star" title="Star this message">☆</button>`;
+  return (
+    `<article class="${cls}" data-id="${m.id}" aria-label="${esc(name)}, ${time}">` +
+    `<div class="gutter">${showSender ? avatar(s, m, name) : `<time class="hover-time">${time}</time>`}</div>` +
+    `<div class="body">${sender}<div class="content rendered"></div>${edited}</div>` +
+    `<div class="actions">${star}<div class="message-actions">` +
+    `<button type="button" class="icon-button" aria-label="Add emoji reaction" title="Add emoji reaction">☺<span class="plus">+</span></button>` +
+    `<button type="button" class="icon-button" aria-label="Message actions" title="Message actions" aria-haspopup="menu" aria-expanded="false">⋮</button>` +
+    `</div></div></article>`
   );
 }
