@@ -1,6 +1,7 @@
 /** The browser app itself (main.tsx imports it): reads the CSRF token, registers, runs the event loop, draws the app. */
 import { render } from "preact";
 import { batch } from "@preact/signals";
+import { pageState } from "./api/first-page.js";
 import { initHttp } from "./api/http.js";
 import { startEvents } from "./api/events.js";
 import { loadRecent, prefetchedPage, prefetchList, withPrefetched } from "./api/lists.js";
@@ -37,12 +38,12 @@ export function start(bootDrew: boolean): void {
   // message was sent before the event queue existed: lists.ts withFirstPage).
   const pageTitle = document.title;
   const firstHash = location.hash;
-  const first = parseHash(firstHash, fromRegister({}));
+  const first = parseHash(firstHash, pageState(pageTitle));
   if (first.view === "feed") {
     prefetchList(first.terms);
     void prefetchedPage(first.terms)?.then((answer) => {
       if (!answer || registered.value || state.value || location.hash !== firstHash) return;
-      const early = earlyState(fromRegister({ realm_name: pageTitle }), first.terms, answer);
+      const early = earlyState(pageState(pageTitle), first.terms, answer);
       if (!early) return;
       performance.mark("rookery:early-state");
       state.value = early;

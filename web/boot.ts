@@ -4,12 +4,11 @@
  * app's identical GET), and draws that list as soon as it comes (views/first-draw.ts), before the
  * app has run; the app then takes the drawn list over.
  */
-import { startFirstPage } from "./api/first-page.js";
+import { pageState, startFirstPage } from "./api/first-page.js";
 import { parseHash } from "./state/narrow.js";
-import { fromRegister } from "./state/snapshot.js";
 import { startFirstDraw } from "./views/first-draw.js";
 
-const route = parseHash(location.hash, fromRegister({}));
+const route = parseHash(location.hash, pageState());
 if (route.view === "feed") {
   const answer = startFirstPage(route.terms);
   // Its rows' times are written without Intl where that gives the same (views/format.ts, plainFormat).

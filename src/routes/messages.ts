@@ -8,10 +8,10 @@ import { bool, choice, int, pathInt, str } from "../http/params.js";
 import { HISTORICAL_FLAGS } from "../lib/messages/flags.js";
 import { accessMessage } from "../lib/messages/access.js";
 import { messageDicts } from "../lib/messages/dict.js";
-import { fetchRange, MAX_MESSAGES_PER_FETCH, parseAnchor } from "../lib/messages/fetch.js";
+import { MAX_MESSAGES_PER_FETCH, parseAnchor } from "../lib/messages/fetch.js";
+import { messagesPage } from "../lib/messages/page.js";
 import { parseNarrow } from "../lib/messages/narrow.js";
 import { renderContent } from "../lib/messages/render.js";
-import { highlightHtml, highlightTopic } from "../lib/messages/search-highlight.js";
 
 /** Messages: send, fetch, fetch one, edit, delete, render. */
 export const messageEndpoints = [
@@ -65,27 +65,7 @@ export const messageEndpoints = [
         throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
       }
       if (params.num_before > 0 && params.num_after > 0 && !params.include_anchor) throw badRequest("The anchor can only be excluded at an end of the range");
-      const range = await fetchRange(ctx, user, { anchor, numBefore: params.num_before, numAfter: params.num_after, includeAnchor: params.include_anchor, narrow });
-      const flags = new Map(range.rows.map((r) => [r.id, r.flags]));
-      const rows = range.rows.flatMap((r) => (r.message ? [r.message] : []));
-      const messages = await messageDicts(ctx, rows, { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar }, flags);
-      const words = range.narrow.searchWords;
-      if (words.length > 0) {
-        rows.forEach((row, i) => {
-          const dict = messages[i];
-          if (!dict) return;
-          dict.match_content = highlightHtml(row.rendered_content, words);
-          dict.match_subject = highlightTopic(row.topic, words);
-        });
-      }
-      return {
-        messages,
-        found_anchor: range.foundAnchor,
-        found_oldest: range.foundOldest,
-        found_newest: range.foundNewest,
-        history_limited: false,
-        anchor: range.anchor,
-      };
+      return messagesPage(ctx, user, { anchor, numBefore: params.num_before, numAfter: params.num_after, includeAnchor: params.include_anchor, narrow }, { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar });
     },
   }),
   endpoint({

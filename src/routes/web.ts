@@ -3,6 +3,12 @@ import { doExtendSession, SESSION_LIFETIME_MS } from "../actions/sessions.js";
 import type { AppContext } from "../context.js";
 import { escapeHtml, html, page } from "../http/pages.js";
 import { clearSessionCookie, findSession, setSessionCookie } from "../http/session.js";
+import type { UserRow } from "../db/queries/users.js";
+import { messagesPage } from "../lib/messages/page.js";
+import { userSetting } from "../lib/users/settings.js";
+
+/** Messages on each side of the first unread in the first page of the Combined feed the page carries (the app's FIRST_PAGE_SIDE, web/api/first-page.ts). */
+const FIRST_PAGE_SIDE = 50;
 
 /** A session seen on the app page with less than this left of its lifetime is extended. */
 const EXTEND_AFTER_MS = 86_400_000;
@@ -61,16 +67,35 @@ async function appPage(ctx: AppContext, request: FastifyRequest, reply: FastifyR
     .filter(([key]) => key.startsWith("app.js.import."))
     .map(([, file]) => file)
     .join(" ");
+  const home = String(userSetting(user, "web_home_view") ?? "inbox");
+  const firstPage = home === "all_messages" ? await combinedFeedPage(ctx, user) : "";
   const document = [
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${escapeHtml(realm.name)}</title><meta name="csrf-token" content="${escapeHtml(found.row.csrf_token)}">`,
+    `<title>${escapeHtml(realm.name)}</title><meta name="csrf-token" content="${escapeHtml(found.row.csrf_token)}"><meta name="rookery-home-view" content="${escapeHtml(home)}">`,
     favicon === undefined ? "" : `<link rel="icon" href="/static/${escapeHtml(favicon)}">`,
     // boot.js, small and run first (defer: before the app.js module), asks for the open narrow's first messages and draws them while the app loads.
     boot === undefined ? "" : `<script defer src="/static/${escapeHtml(boot)}"></script>`,
     `<link rel="stylesheet" href="/static/${escapeHtml(style)}"><script type="module" src="/static/${escapeHtml(script)}"></script>`,
     chunks === "" ? "" : `<meta name="rookery-chunks" content="${escapeHtml(chunks)}">`,
     `</head>`,
-    `<body><div id="app"></div></body></html>`,
+    `<body>${firstPage}<div id="app"></div></body></html>`,
   ].join("");
   return html(reply, 200, document);
+}
+
+/**
+ * The home view's first messages, for a user whose home view is the Combined feed: GET /messages's
+ * answer as the app would ask for it, in a JSON block (data, not script: the CSP has no say) that
+ * boot.js draws from at once, without a request of its own. Empty when it cannot be had.
+ */
+async function combinedFeedPage(ctx: AppContext, user: UserRow): Promise<string> {
+  try {
+    const page = await messagesPage(ctx, user, { anchor: "first_unread", numBefore: FIRST_PAGE_SIDE, numAfter: FIRST_PAGE_SIDE, includeAnchor: true, narrow: [] }, { applyMarkdown: true, clientGravatar: false });
+    // "<" written as an escape: nothing inside can close the block.
+    const json = JSON.stringify({ result: "success", msg: "", ...page }).replace(/</g, "\\u003c");
+    return `<script type="application/json" id="rookery-first-page">${json}</script>`;
+  } catch (error) {
+    ctx.log.warn({ err: error }, "the app page's first messages");
+    return "";
+  }
 }

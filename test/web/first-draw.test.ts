@@ -188,6 +188,50 @@ describe.skipIf(!hasChromium)("the first message list, drawn before the app runs
     expect(errors).toEqual([]);
   });
 
+  it("opens the home view at /: the Combined feed drawn from the page itself, with no request, and taken over by the app", async () => {
+    const hamlet = server.as("hamlet");
+    expect((await hamlet.patch("/settings", { web_home_view: "all_messages" })).status).toBe(200);
+    try {
+      const fresh = await openPage(page.context(), errors);
+      const held: Route[] = [];
+      let holding = true;
+      await fresh.route(/\/static\/(app|chunk)-\w+\.js$/, async (route) => (holding ? held.push(route) : route.continue()));
+      const asked: string[] = [];
+      fresh.on("request", (r) => {
+        if (new URL(r.url()).pathname === "/json/messages") asked.push(r.url());
+      });
+      await fresh.goto(`${server.url}/`, { waitUntil: "commit" });
+      await fresh.waitForFunction(() => performance.getEntriesByName("rookery:list-painted").length === 1);
+      expect(held.length).toBeGreaterThan(0);
+      // The newest messages of all (this channel's), the newest in view; nothing was asked for.
+      expect(await fresh.locator(".feed .message").evaluateAll((rows) => rows.map((e) => Number((e as HTMLElement).dataset.id)))).toEqual(ids.slice(COUNT - 40));
+      expect(await fresh.locator(".feed .narrow-header h1").textContent()).toBe("Combined feed");
+      expect(await fresh.locator(`.feed .message[data-id="${ids[COUNT - 1]}"]`).isVisible()).toBe(true);
+      expect(asked).toEqual([]);
+      expect(await fresh.locator("#rookery-first-page").count()).toBe(0);
+      holding = false;
+      for (const route of held) await route.continue();
+      await fresh.waitForFunction(() => performance.getEntriesByName("rookery:list-adopted").length === 1);
+      await fresh.locator("section.compose").waitFor();
+      // The app took the page's answer for its own first page (it asks only for older ones).
+      expect(asked.filter((url) => new URL(url).searchParams.get("anchor") === "first_unread")).toEqual([]);
+      expect(fresh.url()).toBe(`${server.url}/`);
+      await fresh.close();
+    } finally {
+      await hamlet.patch("/settings", { web_home_view: "inbox" });
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("opens the inbox at / when that is the home view, and the page carries no messages", async () => {
+    const fresh = await openPage(page.context(), errors);
+    await fresh.goto(`${server.url}/`);
+    await fresh.locator(".inbox").waitFor();
+    expect(await fresh.evaluate(() => performance.getEntriesByName("rookery:list-painted").length)).toBe(0);
+    await fresh.close();
+    expect(errors).toEqual([]);
+  });
+
   it("leaves the page to the app when the open narrow is not a message list", async () => {
     const fresh = await openPage(page.context(), errors);
     await fresh.goto(`${server.url}/#inbox`);

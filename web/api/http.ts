@@ -67,6 +67,14 @@ export function startEarlyGet(path: string, params: Record<string, Param>): Prom
   return answer;
 }
 
+/** Gives the app's first GET of `/json/<path>` an answer the page already holds (its first messages, from boot.ts), as startEarlyGet would. */
+export function presetEarlyGet(path: string, params: Record<string, Param>, json: Record<string, unknown>): Promise<Answer> | null {
+  if (early.rookeryEarlyGet === null) return null;
+  const answer = Promise.resolve({ status: 200, json });
+  early.rookeryEarlyGet = { url: getUrl(path, params), answer };
+  return answer;
+}
+
 function takeEarlyGet(url: string): Promise<Answer> | undefined {
   const got = early.rookeryEarlyGet;
   early.rookeryEarlyGet = null;

@@ -47,9 +47,18 @@ function encodeOperand(op: string, operand: string, state: State): string {
 }
 
 /** The route a location hash names; unknown hashes give the default view (Inbox). */
+/** The view the page opens with no hash: the user's home view setting. */
+function homeRoute(state: State): Route {
+  const home = state.settings.web_home_view;
+  if (home === "all_messages") return { view: "feed", terms: [] };
+  if (home === "recent_topics") return { view: "recent" };
+  return { view: "inbox" };
+}
+
 export function parseHash(hash: string, state: State): Route {
   const h = hash.replace(/^#/, "");
-  if (h === "" || h === "inbox") return { view: "inbox" };
+  if (h === "") return homeRoute(state);
+  if (h === "inbox") return { view: "inbox" };
   if (h === "recent" || h === "recent_topics") return { view: "recent" };
   if (h === "drafts") return { view: "drafts" };
   if (h.startsWith("channels")) return { view: "channels" };

@@ -11,7 +11,7 @@
  */
 import { earlyState, type PageAnswer } from "../state/early.js";
 import { narrowKey, termsToHash } from "../state/narrow.js";
-import { fromRegister } from "../state/snapshot.js";
+import { pageState } from "../api/first-page.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
 import { avatarUrl, initialsBackground, initialsOf } from "./avatar-look.js";
 import { describeNarrow } from "./describe.js";
@@ -57,7 +57,7 @@ export function startFirstDraw(answer: Promise<PageAnswer | null>, terms: Term[]
     const root = document.getElementById("app");
     // The app may have drawn already (when its modules ran first), or the person moved on.
     if (!a || !root || root.firstChild || location.hash !== hash) return settle(false);
-    const s = earlyState(fromRegister({ realm_name: document.title }), terms, a);
+    const s = earlyState(pageState(), terms, a);
     const box = s ? draw(root, s, terms) : null;
     if (!box) return settle(false);
     record.scroller = box;

@@ -25,7 +25,7 @@ describe("GET /", () => {
     expect(browser.csrfToken).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(res.text).toBe(
       `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>Zulip Dev</title><meta name="csrf-token" content="${browser.csrfToken}"><link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}">` +
+        `<title>Zulip Dev</title><meta name="csrf-token" content="${browser.csrfToken}"><meta name="rookery-home-view" content="inbox"><link rel="icon" href="/static/${FAKE_MANIFEST["favicon.svg"]}">` +
         `<link rel="stylesheet" href="/static/${FAKE_MANIFEST["app.css"]}"><script type="module" src="/static/${FAKE_MANIFEST["app.js"]}"></script></head>` +
         `<body><div id="app"></div></body></html>`,
     );
@@ -48,6 +48,31 @@ describe("GET /", () => {
     } finally {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("carries the Combined feed's first page, as GET /messages answers it, when that is the user's home view", async () => {
+    const hamlet = site.server.as("hamlet");
+    // A message whose text would close the block if "<" were written as it is.
+    expect((await hamlet.post("/users/me/subscriptions", { subscriptions: [{ name: "Elsinore" }] })).status).toBe(200);
+    const sent = await hamlet.post("/messages", { type: "stream", to: "Elsinore", topic: "</script><script>x()</script>", content: "A </script> in the text" });
+    expect(sent.body).toMatchObject({ result: "success", msg: "" });
+    const browser = new Browser(site.server.url);
+    await browser.signIn("hamlet@zulip.com", site.server.password);
+    expect((await browser.get("/")).text).not.toContain("rookery-first-page");
+    expect((await hamlet.patch("/settings", { web_home_view: "all_messages" })).status).toBe(200);
+    try {
+      const text = (await browser.get("/")).text;
+      expect(text).toContain(`<meta name="rookery-home-view" content="all_messages">`);
+      const block = /<body><script type="application\/json" id="rookery-first-page">([^<]*)<\/script><div id="app"><\/div><\/body>/.exec(text);
+      expect(block).not.toBeNull();
+      const carried = JSON.parse(block?.[1] ?? "") as Record<string, unknown>;
+      const asked = await hamlet.get("/messages", { narrow: "[]", anchor: "first_unread", num_before: 50, num_after: 50, apply_markdown: true, client_gravatar: false });
+      expect(asked.status).toBe(200);
+      expect(carried).toEqual(asked.body);
+      expect((carried.messages as { id: number }[]).map((m) => m.id)).toContain(Number(sent.body.id));
+    } finally {
+      await hamlet.patch("/settings", { web_home_view: "inbox" });
     }
   });
 
