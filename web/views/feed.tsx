@@ -101,7 +101,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     settlePad(box, top, pad.current, lo);
     if (p === "bottom") {
       box.scrollTop = box.scrollHeight;
-      // Rows that were off screen get their real height once drawn (content-visibility): once more after.
+      // Rows whose images or fonts arrive late grow after this: once more after the next frame.
       requestAnimationFrame(() => {
         if (box.scrollHeight - box.scrollTop - box.clientHeight < 400) box.scrollTop = box.scrollHeight;
       });
@@ -297,11 +297,17 @@ function restore(box: HTMLElement, at: { id: string; top: number }, pad: { px: n
  * scroll position moves with it: the view stays put, at the price of one repaint.
  */
 function settlePad(box: HTMLElement, spacer: HTMLElement, pad: { px: number }, above: number): void {
-  const px = padFor(pad.px, above);
-  const shift = px - pad.px;
+  const wanted = padFor(pad.px, above);
+  // Moved by whole pixels (the spacer's new height within half a pixel of padFor's): the scroll
+  // position is whole pixels, so a fractional shift would move the rows on screen by up to one.
+  const shift = wanted === 0 ? -pad.px : Math.round(wanted - pad.px);
+  const px = pad.px + shift;
   pad.px = px;
+  // The position to keep is read before the spacer changes: a shorter spacer can leave the box
+  // scrolled past its new end, and the browser would clamp it there before the shift applied.
+  const target = box.scrollTop + shift;
   if (spacer.style.height !== `${px}px`) spacer.style.height = `${px}px`;
-  if (shift !== 0) box.scrollTop += shift;
+  if (shift !== 0) box.scrollTop = target;
 }
 
 /** KaTeX's stylesheet is fetched the first time a message with math is drawn. */
