@@ -13,8 +13,16 @@ import { dayOf } from "./format.js";
  * scroll (feed.tsx), so that no frame draws more than a screenful.
  */
 export const WINDOW = 300;
-/** Rows a list opens with (a screenful and more); the window grows from there as you scroll. */
+/** At most this many rows a list opens with; the window grows from there as you scroll. */
 export const OPEN_ROWS = 40;
+/**
+ * Lower bounds on the height (px) of a row, of a row that shows its sender (the avatar's height and
+ * more), and of a recipient bar: a list opens with the rows that fill a screen on each side of its
+ * anchor by these, so fewer rows when they are tall (fewer to build and lay out before the first paint).
+ */
+const MIN_ROW_PX = 24;
+const MIN_SENDER_ROW_PX = 48;
+const MIN_BAR_PX = 34;
 /** The spacer above the window stays within this many screens, sized by this guess of a row's height. */
 export const PAD_SCREENS = 20;
 export const ROW_ESTIMATE_PX = 48;
@@ -50,8 +58,16 @@ export function initialWin(list: MessageList, s: State): Win {
   const ids = list.ids;
   let at = list.anchor !== null ? lowerBound(ids, list.anchor) : ids.findIndex((id) => !s.messages.get(id)?.flags.includes("read"));
   if (at < 0 || at >= ids.length) at = ids.length - 1;
-  const lo = Math.max(0, Math.min(at - OPEN_ROWS / 2, ids.length - OPEN_ROWS));
-  const hi = Math.min(ids.length, lo + OPEN_ROWS);
+  const from = Math.max(0, at - OPEN_ROWS);
+  const to = Math.min(ids.length, at + OPEN_ROWS);
+  const least = new Map(planRows(s, list, from, to).map((r) => [r.m.id, (r.bar ? MIN_BAR_PX : 0) + (r.showSender ? MIN_SENDER_ROW_PX : MIN_ROW_PX)]));
+  const px = (i: number) => least.get(ids[i] ?? 0) ?? MIN_ROW_PX;
+  const screen = Math.max(innerHeight, 200);
+  // Up from the anchor (its row included) until a screen is full, then down from it as far.
+  let lo = at;
+  for (let above = px(at); lo > from && above < screen && at - lo + 1 < OPEN_ROWS; ) above += px(--lo);
+  let hi = at + 1;
+  for (let below = 0; hi < to && below < screen && hi - lo < OPEN_ROWS; hi++) below += px(hi);
   return { key: list.key, first: ids[lo] ?? 0, last: ids[hi - 1] ?? 0, atEnd: hi === ids.length };
 }
 
