@@ -59,6 +59,8 @@ describe.skipIf(!hasChromium)("the message feed's window", () => {
     expect(await channelCount().textContent()).toBe("20");
     await page.getByRole("link", { name: "Verona" }).first().click();
     await page.locator(`.message[data-id="${ids[COUNT - 20]}"]`).waitFor();
+    // The list opens with the rows after the first unread as well as before it: every unread one.
+    expect(await page.locator(`.message[data-id="${ids[COUNT - 1]}"]`).count()).toBe(1);
     await page.locator(".feed .scroller").evaluate((box) => (box.scrollTop = box.scrollHeight));
     await expect.poll(() => channelCount().count(), { timeout: 10000 }).toBe(0);
   });

@@ -18,7 +18,8 @@ export const OPEN_ROWS = 40;
 /**
  * Lower bounds on the height (px) of a row, of a row that shows its sender (the avatar's height and
  * more), and of a recipient bar: a list opens with the rows that fill a screen on each side of its
- * anchor by these, so fewer rows when they are tall (fewer to build and lay out before the first paint).
+ * anchor by these (at most half of OPEN_ROWS below it), so fewer rows when they are tall (fewer to
+ * build and lay out before the first paint).
  */
 const MIN_ROW_PX = 24;
 const MIN_SENDER_ROW_PX = 48;
@@ -63,11 +64,12 @@ export function initialWin(list: MessageList, s: State): Win {
   const least = new Map(planRows(s, list, from, to).map((r) => [r.m.id, (r.bar ? MIN_BAR_PX : 0) + (r.showSender ? MIN_SENDER_ROW_PX : MIN_ROW_PX)]));
   const px = (i: number) => least.get(ids[i] ?? 0) ?? MIN_ROW_PX;
   const screen = Math.max(innerHeight, 200);
-  // Up from the anchor (its row included) until a screen is full, then down from it as far.
-  let lo = at;
-  for (let above = px(at); lo > from && above < screen && at - lo + 1 < OPEN_ROWS; ) above += px(--lo);
+  // Down from the anchor until a screen is full (at most half the rows), then up from it (its row
+  // included) as far, with the rest.
   let hi = at + 1;
-  for (let below = 0; hi < to && below < screen && hi - lo < OPEN_ROWS; hi++) below += px(hi);
+  for (let below = 0; hi < to && below < screen && hi - at - 1 < OPEN_ROWS / 2; hi++) below += px(hi);
+  let lo = at;
+  for (let above = px(at); lo > from && above < screen && hi - lo < OPEN_ROWS; ) above += px(--lo);
   return { key: list.key, first: ids[lo] ?? 0, last: ids[hi - 1] ?? 0, atEnd: hi === ids.length };
 }
 
