@@ -11,7 +11,8 @@ export type Echo = { localId: string; status: "sending" | "failed"; error?: stri
 
 export const echoOf = (m: Message): Echo | undefined => m.echo as Echo | undefined;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text or an attribute's value, escaped for HTML (also the page's first draw's: views/first-draw.ts). */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The id a new local echo takes: just after every id known. */
 export function nextLocalId(state: State): number {

@@ -10,6 +10,7 @@
  * (names, channels, topics) is text.
  */
 import { earlyState, type PageAnswer } from "../state/early.js";
+import { escapeHtml as esc } from "../state/local-echo.js";
 import { narrowKey, termsToHash } from "../state/narrow.js";
 import { pageState } from "../api/first-page.js";
 import type { Message, MessageList, State, Term } from "../state/types.js";
@@ -79,8 +80,6 @@ export function startFirstDraw(answer: Promise<PageAnswer | null>, terms: Term[]
   answer.then(give, () => settle(false));
 }
 
-/** Text or an attribute's value, escaped for HTML. */
-const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Whether a message is drawn here; the rarer kinds (widgets, reactions, collapsed) leave the list to the app. */
 const simple = (m: Message) => m.type === "stream" && m.submessages.length === 0 && m.reactions.length === 0 && !m.flags.includes("collapsed") && !m.echo;
