@@ -29,7 +29,12 @@ function codeOf(html: string): string {
     .replace(/&amp;/g, "&");
 }
 
-const fenced = (lang: string, code: string) => `\`\`\`${lang}\n${code}\n\`\`\``;
+// The fence is longer than any run of backticks in the code, so no line of the code can close it.
+function fenced(lang: string, code: string): string {
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${code}\n${fence}`;
+}
 
 describe("highlighted code is escaped", () => {
   const hostile = [
