@@ -30,7 +30,7 @@ const code: Rule[] = [
 export const goLexer = prismLexer({
   name: "Go",
   aliases: ["go", "golang"],
-  grammar: mergedGrammar("go", ["comment", "char", "string"]),
+  grammar: mergedGrammar("go", ["comment", "char", "string"], true),
   code,
   classify: ({ text, kinds }) => classifyCStyleLiteral(text, kinds[0]),
 });

@@ -49,9 +49,11 @@ if (typeof markupTag === "object" && markupTag !== null && "pattern" in markupTa
  * greedy token over the whole text and, when one overlaps another, takes it apart and matches again;
  * on a line of mixed unclosed quotes that cascades into quadratic time. One token cannot overlap
  * itself. The merged tokens lose their `inside` grammars (the caller classes their text itself); a
- * pattern with flags keeps its own entry.
+ * pattern with flags keeps its own entry. With `literalsOnly`, the grammar's other tokens are left
+ * out, for a language whose code between the literals is lexed by its own rules: Prism's patterns
+ * for it would be work thrown away, and some are quadratic (Java's class names along `x.` lines).
  */
-export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[]): Prism.Grammar {
+export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[], literalsOnly = false): Prism.Grammar {
   const source = typeof id === "string" ? grammar(id) : id;
   const merged: string[] = [];
   const kept = new Set<string>();
@@ -76,7 +78,7 @@ export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[
     if (keys.includes(key) && !kept.has(key)) {
       if (!placed) Reflect.set(copy, "literal", { pattern: new RegExp(merged.map((s) => `(?:${s})`).join("|")), greedy: true });
       placed = true;
-    } else Reflect.set(copy, key, Reflect.get(source, key));
+    } else if (!literalsOnly || keys.includes(key)) Reflect.set(copy, key, Reflect.get(source, key));
   }
   return copy;
 }
