@@ -634,6 +634,46 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
     expect(await tabInto(".compose button.send", "aside.right")).toBe(true);
   });
 
+  it("a row's buttons (and a later message's time) show while it is hovered, focused or selected; Tab reaches the selected message's", async () => {
+    await open(near("castle", ids.m2!), ids.m2);
+    await page.mouse.move(1, 1);
+    const row = (id: number) => page.locator(`.message[data-id="${id}"]`);
+    const buttons = (id: number) => row(id).locator(".actions button");
+    const shown = (id: number) => buttons(id).evaluateAll((els) => els.map((el) => getComputedStyle(el).display !== "none"));
+    const layout = (id: number) => row(id).evaluate((el) => [el.getBoundingClientRect().height, el.querySelector(".content")!.getBoundingClientRect().width]);
+    // Star, reaction, menu: all three on the selected row, none on another (its star is off).
+    expect(await shown(ids.m2!)).toEqual([true, true, true]);
+    expect(await shown(ids.m3!)).toEqual([false, false, false]);
+    const before = await layout(ids.m3!);
+    expect(await row(ids.m3!).locator(".hover-time").isVisible()).toBe(false);
+    await row(ids.m3!).hover();
+    expect(await shown(ids.m3!)).toEqual([true, true, true]);
+    expect(await row(ids.m3!).locator(".hover-time").isVisible()).toBe(true);
+    // Nothing moves under the pointer: the actions column keeps its width.
+    expect(await layout(ids.m3!)).toEqual(before);
+    await page.mouse.move(1, 1);
+    expect(await shown(ids.m3!)).toEqual([false, false, false]);
+    // From the top bar, Tab comes to the selected message's star. Another row's buttons come only
+    // after a link in that row took focus (and showed them).
+    await page.locator("header.top a.gear").focus();
+    let reached = false;
+    let lastRow = 0;
+    for (let i = 0; i < 150 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      const at = await page.evaluate(() => {
+        const el = document.activeElement;
+        return { row: Number(el?.closest(".message")?.getAttribute("data-id") ?? 0), button: el?.closest(".actions") !== null };
+      });
+      if (at.button && at.row !== ids.m2) expect(at.row).toBe(lastRow);
+      reached = at.button && at.row === ids.m2;
+      lastRow = at.row;
+    }
+    expect(reached).toBe(true);
+    // Focused, the row keeps its buttons with the pointer away.
+    expect(await shown(ids.m2!)).toEqual([true, true, true]);
+    expect(errors).toEqual([]);
+  });
+
   it("the table has a test for every row with keys, and every key is one a keyboard can press", () => {
     for (const row of rows as readonly Row[]) {
       if (row.keys.length === 0) expect(row.absent, row.id).toBeTruthy();
