@@ -80,7 +80,6 @@ export function startFirstDraw(answer: Promise<PageAnswer | null>, terms: Term[]
   answer.then(give, () => settle(false));
 }
 
-
 /** Whether a message is drawn here; the rarer kinds (widgets, reactions, collapsed) leave the list to the app. */
 const simple = (m: Message) => m.type === "stream" && m.submessages.length === 0 && m.reactions.length === 0 && !m.flags.includes("collapsed") && !m.echo;
 

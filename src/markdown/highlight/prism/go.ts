@@ -30,7 +30,7 @@ const code: Rule[] = [
 export const goLexer = prismLexer({
   name: "Go",
   aliases: ["go", "golang"],
-  grammar: mergedGrammar("go", ["comment", "char", "string"], true),
+  grammar: mergedGrammar("go", ["comment", "char", "string"], { literalsOnly: true }),
   code,
   classify: ({ text, kinds }) => classifyCStyleLiteral(text, kinds[0]),
 });

@@ -53,7 +53,7 @@ if (typeof markupTag === "object" && markupTag !== null && "pattern" in markupTa
  * out, for a language whose code between the literals is lexed by its own rules: Prism's patterns
  * for it would be work thrown away, and some are quadratic (Java's class names along `x.` lines).
  */
-export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[], literalsOnly = false): Prism.Grammar {
+export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[], { literalsOnly = false } = {}): Prism.Grammar {
   const source = typeof id === "string" ? grammar(id) : id;
   const merged: string[] = [];
   const kept = new Set<string>();
@@ -78,7 +78,7 @@ export function mergedGrammar(id: string | Prism.Grammar, keys: readonly string[
     if (keys.includes(key) && !kept.has(key)) {
       if (!placed) Reflect.set(copy, "literal", { pattern: new RegExp(merged.map((s) => `(?:${s})`).join("|")), greedy: true });
       placed = true;
-    } else if (!literalsOnly || keys.includes(key)) Reflect.set(copy, key, Reflect.get(source, key));
+    } else if (!literalsOnly || kept.has(key)) Reflect.set(copy, key, Reflect.get(source, key));
   }
   return copy;
 }

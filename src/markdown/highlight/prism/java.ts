@@ -54,7 +54,7 @@ const code: Rule[] = [
 export const javaLexer = prismLexer({
   name: "Java",
   aliases: ["java"],
-  grammar: mergedGrammar("java", ["comment", "triple-quoted-string", "char", "string"], true),
+  grammar: mergedGrammar("java", ["comment", "triple-quoted-string", "char", "string"], { literalsOnly: true }),
   code,
   classify: ({ text, kinds }) => classifyCStyleLiteral(text, kinds[0], ["string", "triple-quoted-string"]),
 });
