@@ -6,7 +6,12 @@ export default defineConfig({
     globalSetup: ["test/harness/global-setup.ts"],
     testTimeout: 20000,
     hookTimeout: 30000,
+    setupFiles: ["test/harness/globals.ts"],
     pool: "forks",
+    // One worker's module graph serves file after file. Each API file starts its own server on a
+    // fresh database, so nothing else carries over; re-evaluating the server's modules for every
+    // file was most of the suite's time (collect: about 2 s a file).
+    isolate: false,
     // expect.poll waits for something asynchronous (an event reaching a browser, a save reaching the
     // server); vitest's 1 s default is too short on a loaded 2-core machine. The values asserted
     // are unchanged: only how long a true condition may take to become true.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../harness/server.js";
 import { createChannels, sendStream } from "./messages-fixtures.js";
 import { scheduleToChannel } from "./scheduled-messages-fixtures.js";
-import { download, file, makePng, pathIdOf, uploaded } from "./uploads-helpers.js";
+import { download, file, makePng, pathIdOf, thumbnailsIdle, uploaded } from "./uploads-helpers.js";
 
 let server: TestServer;
 let channels: Awaited<ReturnType<typeof createChannels>>;
@@ -36,7 +36,7 @@ describe("the periodic removal of unclaimed uploads", () => {
   it("removes an upload no message linked once it is five weeks old, with its file and thumbnails; keeps the rest", async () => {
     const unclaimed = await uploaded(server, "hamlet", text("forgotten.txt"));
     const image = await uploaded(server, "hamlet", file("forgotten.png", await makePng(900, 600), "image/png"));
-    await server.app.ctx.thumbnails.idle();
+    await thumbnailsIdle(server);
     const claimed = await uploaded(server, "hamlet", text("shared.txt"));
     await sendStream(server, "hamlet", "Denmark", "files", `[shared.txt](${claimed})`);
     const scheduled = await uploaded(server, "hamlet", text("later.txt"));
