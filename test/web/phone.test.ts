@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStreams } from "../api/streams-helpers.js";
 import type { TestServer } from "../harness/server.js";
-import { NO_CHROMIUM, hasChromium, screenshotDir } from "./browser.js";
+import { NO_CHROMIUM, hasChromium, logIn, openPage, screenshotDir } from "./browser.js";
 import { twoPeople } from "./two-people.js";
 
 if (!hasChromium) console.log(NO_CHROMIUM);
@@ -129,6 +129,43 @@ describe.skipIf(!hasChromium)("the web app at phone width (360x740)", () => {
     await page.getByRole("textbox", { name: "Message" }).fill("A long reply that wraps over several lines on a phone, ".repeat(6));
     expect(await look("compose-open")).toEqual([]);
     await page.getByRole("textbox", { name: "Message" }).fill("");
+  });
+
+  it("on a touch screen, a tap on a message selects it and shows its buttons; a second tap uses one", async () => {
+    // Signed in wide (logIn waits for the left sidebar), then narrowed to the phone's width.
+    const context = await people.browser.newContext({ viewport: { width: 1400, height: 1024 }, hasTouch: true, isMobile: true });
+    people.contexts.push(context);
+    const phone = await openPage(context, people.errors);
+    await logIn(phone, server.url, server.users.hamlet.delivery_email, server.password, `#narrow/channel/${denmarkId}-Denmark`);
+    await phone.setViewportSize({ width: 360, height: 740 });
+    const older = phone.locator(".message", { hasText: "Who's there?" });
+    const newer = phone.locator(".message", { hasText: "aVeryLongLineOfCode" });
+    await newer.waitFor();
+    const selectedId = () => phone.locator(".message.selected").getAttribute("data-id");
+    const [olderId, newerId] = [await older.getAttribute("data-id"), await newer.getAttribute("data-id")];
+    const buttonsShown = () => phone.locator(".message .message-actions > .icon-button:visible, .message .actions > .star:visible").count();
+
+    for (const [row, id] of [[newer, newerId], [older, olderId]] as const) {
+      await row.locator(".rendered").tap({ position: { x: 2, y: 2 } });
+      await expect.poll(selectedId).toBe(id);
+      // Only the selected row's buttons are laid out: star, reaction, menu.
+      expect(await row.getByRole("button", { name: "Star" }).isVisible()).toBe(true);
+      expect(await buttonsShown()).toBe(3);
+    }
+    await phone.screenshot({ path: path.join(dir, "tap-selects.png") });
+    await older.getByRole("button", { name: "Star" }).tap();
+    await expect.poll(() => older.getByRole("button", { name: "Unstar" }).count()).toBe(1);
+    const flags = (await server.as("hamlet").get(`/messages/${olderId}`)).body.message.flags as string[];
+    expect(flags).toContain("starred");
+    await older.getByRole("button", { name: "Unstar" }).tap();
+    await expect.poll(() => older.getByRole("button", { name: "Star" }).count()).toBe(1);
+
+    // A tap on a link in a message opens it (in a new tab: the request is what shows it here).
+    const requested: string[] = [];
+    await context.route("https://example.com/**", (route) => (requested.push(route.request().url()), route.fulfill({ status: 204 })));
+    await older.locator(".rendered a[href]").first().tap();
+    await expect.poll(() => requested).toEqual(["https://example.com/a/very/long/link/that/does/not/break/anywhere/at/all/in/the/text"]);
+    expect(phone.url()).toContain(`#narrow/channel/${denmarkId}-`);
   });
 
   it("left no console errors", () => {
