@@ -26,6 +26,8 @@ beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
 });
 afterEach(() => {
+  // A spy on the faked setTimeout first, or it would outlive the fake clock.
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
