@@ -307,8 +307,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
       await ctx.scheduledMessages.stop();
-  await ctx.mail.stop();
-  await mailTriesSettled(ctx);
       await ctx.mail.stop();
       await mailTriesSettled(ctx);
       await ctx.unclaimedUploads.stop();
@@ -344,6 +342,8 @@ function internalAddress(listening: string): string {
  */
 async function closeClusterMember(http: FastifyInstance, ctx: AppContext): Promise<void> {
   await ctx.scheduledMessages.stop();
+  await ctx.mail.stop();
+  await mailTriesSettled(ctx);
   await ctx.unclaimedUploads.stop();
   await ctx.exports.stop();
   ctx.queues.answerWaiting();

@@ -10,6 +10,21 @@ export interface MetricSources {
   eventsDelivered: () => number;
 }
 
+/**
+ * The process's own metrics (CPU, memory, GC, event-loop delay), collected once per process:
+ * prom-client watches them with a GC observer and an event-loop monitor that are never stopped, so
+ * a registry of them per server would keep every closed server (its caches, its database handle)
+ * alive for as long as the process, as tests and `rookery` commands that start more than one do.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: "rookery_" });
+  }
+  return processRegistry;
+}
+
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60];
 
 /**
@@ -18,7 +33,8 @@ const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  * process's own (CPU, memory, event-loop delay).
  */
 export class Metrics {
-  readonly registry = new Registry();
+  private readonly registry = new Registry();
+  private readonly process = processMetrics();
   private readonly requests: Counter<"method" | "route" | "status">;
   private readonly latency: Histogram<"method" | "route">;
   private readonly writes: Histogram;
@@ -28,7 +44,6 @@ export class Metrics {
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: "rookery_" });
     this.requests = new Counter({ name: "rookery_http_requests_total", help: "HTTP requests answered, by endpoint and status.", labelNames: ["method", "route", "status"], registers });
     this.latency = new Histogram({ name: "rookery_http_request_duration_seconds", help: "Time to answer an HTTP request, by endpoint (long-polls included).", labelNames: ["method", "route"], buckets: SECONDS, registers });
     this.writes = new Histogram({ name: "rookery_db_write_seconds", help: "Time from asking for a write transaction to its commit (waiting for the writer included).", buckets: SECONDS, registers });
@@ -58,7 +73,8 @@ export class Metrics {
 
   /** The exposition text and its content type. */
   async exposition(): Promise<{ text: string; contentType: string }> {
-    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
+    const [own, server] = await Promise.all([this.process.metrics(), this.registry.metrics()]);
+    return { text: own + server, contentType: this.registry.contentType };
   }
 }
 

@@ -91,7 +91,9 @@ async function openPostgres(url: string, onIdleError: (error: Error) => void): P
   // Loaded only when used: the embedded default never pays for the PostgreSQL driver.
   const { default: pg } = await import("pg");
   // PostgreSQL returns int8 (bigint, count(*)) as strings; every such value we store fits a double.
-  pg.types.setTypeParser(20, (value) => Number(value));
+  // The parser is the driver's, for the whole process: a closure made here would share this
+  // function's scope, and so keep every closed store's pool alive.
+  pg.types.setTypeParser(20, Number);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closes (restart, failover) must not crash the process: the
   // pool drops it and the next query opens a new one.
