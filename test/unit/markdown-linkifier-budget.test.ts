@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { cpuMark, cpuMsSince } from "../../src/base/cpu-time.js";
 import { emptyRenderContext, renderMarkdown, type LinkifierMatch, type RenderLinkifier } from "../../src/markdown/index.js";
 
 /** A linkifier of "#<digits>" that spends `costMs` of CPU time on every search. */
 function ticketLinkifier(costMs: number): RenderLinkifier {
   return {
     find(text, from): LinkifierMatch | null {
-      const started = process.cpuUsage();
-      for (let used = process.cpuUsage(started); used.user + used.system < costMs * 1000; used = process.cpuUsage(started));
+      const started = cpuMark();
+      while (cpuMsSince(started) < costMs);
       const re = /(^|\s)(#(\d+))($|[^\p{L}\p{N}])/gu;
       re.lastIndex = from;
       const m = re.exec(text);

@@ -3,6 +3,7 @@
  * inline pattern each in the realm's order, so an earlier linkifier's link hides its text from
  * later ones, and text already inside a link, code or a mention is never linkified.
  */
+import { cpuMark, cpuMsSince } from "../../base/cpu-time.js";
 import type { LinkifierMatch, RenderLinkifier } from "../context.js";
 import { localizeUrl, sanitizeUrl } from "../urls.js";
 import type { InlinePattern } from "./engine.js";
@@ -11,8 +12,9 @@ import { placeholderClose, placeholderOpen } from "./node.js";
 /** More replacements than this in one paragraph means a pattern that keeps matching its own output. */
 const MAX_STEPS = 10_000;
 /**
- * CPU time one render may spend in linkifiers unless the context says otherwise. CPU, not wall,
- * time: on a busy machine a render must not lose its links because other work ran meanwhile.
+ * CPU time one render may spend in linkifiers unless the context says otherwise. This thread's CPU
+ * time, not wall time nor the process's: on a busy machine, or with other threads at work, a render
+ * must not lose its links because other work ran meanwhile.
  */
 const DEFAULT_BUDGET_MS = 25;
 
@@ -33,7 +35,7 @@ export function linkifierPattern(linkifier: RenderLinkifier, index: number): Inl
       let from = 0;
       for (let step = 0; step < MAX_STEPS && from <= data.length; step++) {
         if (found.linkifiersOverBudget) return text;
-        const started = process.cpuUsage();
+        const started = cpuMark();
         let m: LinkifierMatch | null;
         try {
           m = linkifier.find(data, from);
@@ -41,8 +43,7 @@ export function linkifierPattern(linkifier: RenderLinkifier, index: number): Inl
           m = null;
           found.linkifiersOverBudget = true;
         }
-        const used = process.cpuUsage(started);
-        found.linkifierMs += (used.user + used.system) / 1000;
+        found.linkifierMs += cpuMsSince(started);
         if (found.linkifierMs > budget) found.linkifiersOverBudget = true;
         if (m === null) break;
         const matched = m.groups[2] ?? "";
