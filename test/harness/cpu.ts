@@ -1,14 +1,16 @@
+import { cpuMark, cpuMsSince } from "../../src/base/cpu-time.js";
+
 /**
- * The CPU time of this process that `run` takes, in ms, best of three: the machine may be shared,
- * and other processes' load says nothing about the code's own cost.
+ * The CPU time that `run` takes on this thread, in ms, best of three: the machine may be shared,
+ * and other processes' load, or this process's other threads (a parallel garbage collection, the
+ * image library), say nothing about the code's own cost.
  */
 export function bestCpuMs(run: () => unknown): number {
   let best = Infinity;
   for (let i = 0; i < 3; i++) {
-    const start = process.cpuUsage();
+    const mark = cpuMark();
     run();
-    const used = process.cpuUsage(start);
-    best = Math.min(best, (used.user + used.system) / 1000);
+    best = Math.min(best, cpuMsSince(mark));
   }
   return best;
 }
