@@ -5,7 +5,7 @@ export interface CpuMark {
 }
 
 type CpuUsageOf = (previous?: NodeJS.CpuUsage) => NodeJS.CpuUsage;
-/** Node.js 22.19 and 24 measure one thread's CPU time; older versions only the whole process's. */
+/** Node.js 23.9 and later (so 24) measure one thread's CPU time; Node.js 20 only the whole process's. */
 const threadCpuUsage = (process as { threadCpuUsage?: CpuUsageOf }).threadCpuUsage?.bind(process);
 
 /** Starts a measurement of the CPU time this thread spends. */
