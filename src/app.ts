@@ -306,11 +306,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       if (ctx.cluster) return closeClusterMember(http, ctx);
       await control?.close();
       // A delivery under way finishes its batch (its events reach the queues saved below).
-      await ctx.scheduledMessages.stop();
-      await ctx.mail.stop();
-      await mailTriesSettled(ctx);
-      await ctx.unclaimedUploads.stop();
-      await ctx.exports.stop();
+      await stopTimedWork(ctx);
       // Every queue is written as it is now (events committed after this are in the event log,
       // replayed at the next start); then waiting polls are answered, so closing the server does
       // not wait on them.
@@ -328,6 +324,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 }
 
+/**
+ * Stops every timer-driven job (scheduled messages, mail, unclaimed uploads, exports), each after
+ * its run under way, and waits for mail tries under way: the first step of any clean stop.
+ */
+async function stopTimedWork(ctx: AppContext): Promise<void> {
+  await ctx.scheduledMessages.stop();
+  await ctx.mail.stop();
+  await mailTriesSettled(ctx);
+  await ctx.unclaimedUploads.stop();
+  await ctx.exports.stop();
+}
+
 /** The address other processes reach a listener at: a wildcard host becomes the loopback. */
 function internalAddress(listening: string): string {
   const url = new URL(listening);
@@ -341,11 +349,7 @@ function internalAddress(listening: string): string {
  * continue on another process without registering again.
  */
 async function closeClusterMember(http: FastifyInstance, ctx: AppContext): Promise<void> {
-  await ctx.scheduledMessages.stop();
-  await ctx.mail.stop();
-  await mailTriesSettled(ctx);
-  await ctx.unclaimedUploads.stop();
-  await ctx.exports.stop();
+  await stopTimedWork(ctx);
   ctx.queues.answerWaiting();
   await ctx.thumbnails.stop();
   await closeHttp(http);

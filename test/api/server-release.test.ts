@@ -27,3 +27,16 @@ it("a stopped server leaves nothing reachable: its HTTP server, and so its cache
   }
   expect(alive).toBe(0);
 });
+
+it("each server started in the process shows the process's own metrics once, beside its own", async () => {
+  for (let i = 0; i < 2; i++) {
+    const server = await startServer();
+    try {
+      const text = await (await fetch(`${server.processUrl}/metrics`)).text();
+      expect(text.match(/^# TYPE rookery_process_resident_memory_bytes /gm)).toHaveLength(1);
+      expect(text.match(/^# TYPE rookery_event_queues /gm)).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
+  }
+});
