@@ -34,7 +34,7 @@ const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 export class Metrics {
   private readonly registry = new Registry();
-  private readonly process = processMetrics();
+  private readonly processWide = processMetrics();
   private readonly requests: Counter<"method" | "route" | "status">;
   private readonly latency: Histogram<"method" | "route">;
   private readonly writes: Histogram;
@@ -73,8 +73,8 @@ export class Metrics {
 
   /** The exposition text and its content type. */
   async exposition(): Promise<{ text: string; contentType: string }> {
-    const [own, server] = await Promise.all([this.process.metrics(), this.registry.metrics()]);
-    return { text: own + server, contentType: this.registry.contentType };
+    const [processText, serverText] = await Promise.all([this.processWide.metrics(), this.registry.metrics()]);
+    return { text: processText + serverText, contentType: this.registry.contentType };
   }
 }
 
