@@ -12,13 +12,17 @@
  *                 requestAnimationFrame after the rows are in the DOM: the paint itself comes after).
  *   narrows     — switching between topics and back (to the list drawn).
  *   scrolling   — from the newest to the oldest of all 10,000: frame times, long tasks, the most
- *                 message rows ever in the DOM, the JS heap at the end.
+ *                 message rows ever in the DOM, the JS heap at the end, and the main thread's busy
+ *                 time a frame (script, style, layout, paint: steadier from run to run than the
+ *                 frame times, which a busy machine spreads), each beside a static page's.
  *   idle tab    — main-thread CPU while the 1,000 users' presence changes, beside the same tab idle.
  *
  *   npx vite-node bench/web-app.ts
  * ROOKERY_BENCH_SHORT=1: 100 users, 1,000 messages, one run of each.
  * ROOKERY_BENCH_ONLY=cold,narrows,scroll,idle runs only the parts named (for profiling one of them);
- * ROOKERY_BENCH_PROFILE=1 prints the functions with the most self time during cold load and scrolling.
+ * ROOKERY_BENCH_PROFILE=1 prints the functions with the most self time during cold load and scrolling;
+ * ROOKERY_BENCH_TRACE=1 prints the main thread's time by trace event; ROOKERY_BENCH_TRACE_OUT=<prefix>
+ * also writes the traces and profiles to files for DevTools.
  */
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -276,10 +280,19 @@ async function switching(page: Page, streamId: number): Promise<void> {
   console.log(`switching narrows (visited before)                  median ${m2.toFixed(0)} ms  max ${Math.max(...again).toFixed(0)} ms  ${verdict(m2, 100, "ms")}`);
 }
 
+/** The page's main-thread busy time so far (ms): tasks of every kind, script, style, layout and paint. */
+async function busyMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
+  return (metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) * 1000;
+}
+
 /** p95 frame time scrolling a static page of `html` rows up by 400 px a frame, `frames` times (the floor on this machine). */
-async function staticScroll(page: Page, html: string, frames: number): Promise<{ p95: number; missed: number }> {
+async function staticScroll(page: Page, html: string, frames: number): Promise<{ p95: number; missed: number; busy: number }> {
   await page.route(`${listening}/bench-scroll.html`, (route) => route.fulfill({ contentType: "text/html", body: html }));
   await page.goto(`${listening}/bench-scroll.html`);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const busy0 = await busyMs(cdp);
   const times = await page.evaluate(async (n) => {
     const out: number[] = [];
     window.scrollTo(0, document.body.scrollHeight);
@@ -298,7 +311,9 @@ async function staticScroll(page: Page, html: string, frames: number): Promise<{
     });
     return out.slice(1);
   }, frames);
-  return { p95: p95(times), missed: missed(times) };
+  const busy = (await busyMs(cdp)) - busy0;
+  await cdp.detach();
+  return { p95: p95(times), missed: missed(times), busy: busy / Math.max(1, times.length) };
 }
 
 async function scrolling(page: Page, streamId: number, staticRows: string): Promise<void> {
@@ -310,6 +325,9 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     await profiler.send("Profiler.enable");
     await profiler.send("Profiler.start");
   }
+  const meter = await page.context().newCDPSession(page);
+  await meter.send("Performance.enable");
+  const busy0 = await busyMs(meter);
   const result = await page.evaluate(async (total) => {
     const box = document.querySelector<HTMLElement>(".feed .scroller");
     if (!box) throw new Error("no scroller");
@@ -339,9 +357,19 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     });
     return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
   }, MESSAGES);
-  if (profiler) printProfile(((await profiler.send("Profiler.stop")) as { profile: Profile }).profile);
+  const busy = ((await busyMs(meter)) - busy0) / Math.max(1, result.frames.length);
+  await meter.detach();
+  if (profiler) {
+    const { profile } = (await profiler.send("Profiler.stop")) as { profile: Profile };
+    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-scroll.cpuprofile`, JSON.stringify(profile));
+    printProfile(profile);
+  }
   const browser = page.context().browser();
-  if (process.env.ROOKERY_BENCH_TRACE && browser) printTrace(await browser.stopTracing(), { timeline: false, longest: 5 });
+  if (process.env.ROOKERY_BENCH_TRACE && browser) {
+    const trace = await browser.stopTracing();
+    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-scroll.json`, trace);
+    printTrace(trace, { timeline: false, longest: 5 });
+  }
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
@@ -353,6 +381,7 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
   const floor = await staticScroll(page, staticRows, result.frames.length);
   console.log(`  baseline: the same browser scrolling a static page of 300 such rows: p95 frame ${floor.p95.toFixed(1)} ms (app/static ${(frameP95 / floor.p95).toFixed(2)}x)`);
   console.log(`  frames missed (over 1.5 frame intervals): app ${(missed(result.frames) * 100).toFixed(1)}%, static page ${(floor.missed * 100).toFixed(1)}%`);
+  console.log(`  main thread busy a frame: app ${busy.toFixed(1)} ms, static page ${floor.busy.toFixed(1)} ms (app/static ${(busy / floor.busy).toFixed(2)}x)`);
 }
 
 async function idle(page: Page, users: BenchUser[]): Promise<void> {
