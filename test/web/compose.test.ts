@@ -208,6 +208,15 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     await row(hamlet, id).hover();
     await row(hamlet, id).getByRole("button", { name: "Message actions" }).click();
     await shot(hamlet, "message-menu");
+    // The menu reaches past its row (the newest, at the bottom): none of it is clipped by the row.
+    const hidden = await hamlet.locator(".message .menu [role=menuitem]").evaluateAll((items) =>
+      items.filter((item) => {
+        const r = item.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !hit || !item.contains(hit);
+      }).length,
+    );
+    expect(hidden).toBe(0);
     await hamlet.getByRole("menuitem", { name: "Edit message" }).click();
     const editor = hamlet.getByRole("dialog", { name: "Edit message" }).getByRole("textbox", { name: "Message" });
     await poll(() => editor.inputValue()).toBe("To be, or not to be");
