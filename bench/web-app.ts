@@ -286,13 +286,23 @@ async function busyMs(cdp: CDPSession): Promise<number> {
   return (metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) * 1000;
 }
 
+/** Starts counting the page's main-thread busy time; the function returned stops and gives it (ms). */
+async function busyMeter(page: Page): Promise<() => Promise<number>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const start = await busyMs(cdp);
+  return async () => {
+    const ms = (await busyMs(cdp)) - start;
+    await cdp.detach();
+    return ms;
+  };
+}
+
 /** p95 frame time scrolling a static page of `html` rows up by 400 px a frame, `frames` times (the floor on this machine). */
 async function staticScroll(page: Page, html: string, frames: number): Promise<{ p95: number; missed: number; busy: number }> {
   await page.route(`${listening}/bench-scroll.html`, (route) => route.fulfill({ contentType: "text/html", body: html }));
   await page.goto(`${listening}/bench-scroll.html`);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Performance.enable");
-  const busy0 = await busyMs(cdp);
+  const busyFor = await busyMeter(page);
   const times = await page.evaluate(async (n) => {
     const out: number[] = [];
     window.scrollTo(0, document.body.scrollHeight);
@@ -311,9 +321,7 @@ async function staticScroll(page: Page, html: string, frames: number): Promise<{
     });
     return out.slice(1);
   }, frames);
-  const busy = (await busyMs(cdp)) - busy0;
-  await cdp.detach();
-  return { p95: p95(times), missed: missed(times), busy: busy / Math.max(1, times.length) };
+  return { p95: p95(times), missed: missed(times), busy: (await busyFor()) / Math.max(1, times.length) };
 }
 
 async function scrolling(page: Page, streamId: number, staticRows: string): Promise<void> {
@@ -325,9 +333,7 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     await profiler.send("Profiler.enable");
     await profiler.send("Profiler.start");
   }
-  const meter = await page.context().newCDPSession(page);
-  await meter.send("Performance.enable");
-  const busy0 = await busyMs(meter);
+  const busyFor = await busyMeter(page);
   const result = await page.evaluate(async (total) => {
     const box = document.querySelector<HTMLElement>(".feed .scroller");
     if (!box) throw new Error("no scroller");
@@ -357,8 +363,7 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     });
     return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
   }, MESSAGES);
-  const busy = ((await busyMs(meter)) - busy0) / Math.max(1, result.frames.length);
-  await meter.detach();
+  const busy = (await busyFor()) / Math.max(1, result.frames.length);
   if (profiler) {
     const { profile } = (await profiler.send("Profiler.stop")) as { profile: Profile };
     if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-scroll.cpuprofile`, JSON.stringify(profile));
@@ -385,18 +390,14 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
 }
 
 async function idle(page: Page, users: BenchUser[]): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Performance.enable");
-  const taskSeconds = async () => {
-    const { metrics } = (await cdp.send("Performance.getMetrics")) as { metrics: { name: string; value: number }[] };
-    return metrics.find((m) => m.name === "TaskDuration")?.value ?? 0;
-  };
   const window = SHORT ? 3000 : 10000;
+  // The main thread's busy share of the time that passed.
   const measure = async (during: () => Promise<void>) => {
-    const t0 = await taskSeconds();
+    const busyFor = await busyMeter(page);
     const w0 = performance.now();
     await Promise.all([during(), new Promise((r) => setTimeout(r, window))]);
-    return ((await taskSeconds()) - t0) / ((performance.now() - w0) / 1000);
+    const elapsed = performance.now() - w0;
+    return (await busyFor()) / elapsed;
   };
   const quiet = await measure(async () => {});
   // Presence events the tab was sent (above 100 users the server sends none, as Zulip's does not).
