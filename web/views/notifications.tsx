@@ -163,10 +163,14 @@ function badged(n: number, done: (url: string) => void): void {
 
 /** Keeps the page title ("(3) Inbox - Realm name") and the favicon's badge in step with the unread count. */
 export function watchAttention(): () => void {
-  return effect(() => {
+  const title = effect(() => {
     const n = count.value;
     const name = viewTitle.value ? `${viewTitle.value} - ${realmName.value}` : realmName.value;
     document.title = n > 0 ? `(${n}) ${name}` : name;
+  });
+  // Its own effect: the badge is drawn again when the count changes, not when the view (the title) does.
+  const icon = effect(() => {
+    const n = count.value;
     const link = iconLink();
     if (!link) return;
     original ||= link.href;
@@ -178,6 +182,10 @@ export function watchAttention(): () => void {
       if (count.value === n) link.href = url;
     });
   });
+  return () => {
+    title();
+    icon();
+  };
 }
 
 /** A dismissible offer to turn on desktop notifications, while the browser has not been asked. */
