@@ -110,6 +110,27 @@ describe.skipIf(!hasChromium)("the message feed's window", () => {
     expect(errors).toEqual([]);
   });
 
+  it("opens another narrow with the rows that fill its scroller, not the window's height of them", async () => {
+    // Where the rows are when the feed marks the list drawn (scrolled to its place, before the frame is painted).
+    await page.evaluate(() => {
+      const mark = performance.mark.bind(performance);
+      const scope = window as unknown as { drawnAt?: unknown };
+      performance.mark = (name: string, options?: PerformanceMarkOptions) => {
+        const box = document.querySelector(".feed .scroller")?.getBoundingClientRect();
+        const rows = [...document.querySelectorAll(".feed .message")].map((r) => r.getBoundingClientRect());
+        if (name === "rookery:list-drawn" && box) scope.drawnAt = { boxTop: box.top, boxHeight: box.height, firstTop: rows[0]?.top ?? 0, lastBottom: rows.at(-1)?.bottom ?? 0 };
+        return mark(name, options);
+      };
+    });
+    await page.evaluate((hash) => (location.hash = hash), `#narrow/channel/${channelId}-Verona/topic/act.203`);
+    const at = await page.waitForFunction(() => (window as unknown as { drawnAt?: { boxTop: number; boxHeight: number; firstTop: number; lastBottom: number } }).drawnAt).then((h) => h.jsonValue());
+    // The newest row at the bottom, rows up to the top of the scroller, and not much more above it.
+    expect(at.firstTop).toBeLessThanOrEqual(at.boxTop);
+    expect(at.lastBottom).toBeGreaterThan(at.boxTop + at.boxHeight - 40);
+    expect(at.boxTop - at.firstTop).toBeLessThan(at.boxHeight / 3);
+    expect(await page.locator(`.message[data-id="${ids[399]}"]`).count()).toBe(1);
+  });
+
   it("draws the open channel's messages before /register answers, and shows a message sent before the event queue existed", async () => {
     const fresh = await openPage(page.context(), errors);
     let release: () => void = () => undefined;

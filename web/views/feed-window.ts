@@ -31,6 +31,17 @@ const SAME_SENDER_GAP_S = 10 * 60;
 
 export type Win = { key: string; first: number; last: number; atEnd: boolean };
 
+/** The feed's scroller height (px) as last laid out (noteScrollerHeight); 0 before the app has drawn one. */
+let scrollerPx = 0;
+
+/**
+ * Called by the feed's ResizeObserver: a list opened later fills that height, not the window's
+ * (header and compose take a third of it), so it starts with fewer rows to build and lay out.
+ */
+export function noteScrollerHeight(px: number): void {
+  scrollerPx = px;
+}
+
 export const lowerBound = (ids: readonly number[], id: number) => {
   let lo = 0;
   let hi = ids.length;
@@ -63,7 +74,8 @@ export function initialWin(list: MessageList, s: State): Win {
   const to = Math.min(ids.length, at + OPEN_ROWS);
   const least = new Map(planRows(s, list, from, to).map((r) => [r.m.id, (r.bar ? MIN_BAR_PX : 0) + (r.showSender ? MIN_SENDER_ROW_PX : MIN_ROW_PX)]));
   const px = (i: number) => least.get(ids[i] ?? 0) ?? MIN_ROW_PX;
-  const screen = Math.max(innerHeight, 200);
+  // Before any scroller has been laid out (boot.ts's first draw, and the app adopting it): the window's height.
+  const screen = Math.max(scrollerPx || innerHeight, 200);
   // Down from the anchor until a screen is full (at most half the rows), then up from it (its row
   // included) as far, with the rest.
   let hi = at + 1;

@@ -4,7 +4,7 @@ import { loadList, loadMore, markRead } from "../api/lists.js";
 import { narrowKey } from "../state/narrow.js";
 import type { MessageList, State, Term } from "../state/types.js";
 import { dayOf } from "./format.js";
-import { bounds, initialWin, OPEN_ROWS, openingScroll, padFor, planRows, WINDOW, type Win } from "./feed-window.js";
+import { bounds, initialWin, noteScrollerHeight, OPEN_ROWS, openingScroll, padFor, planRows, WINDOW, type Win } from "./feed-window.js";
 import { adoptFirstDraw, loadKatex } from "./first-draw.js";
 import { NarrowHeader } from "./narrow-header.js";
 import { TypingNotice } from "./compose/typing.js";
@@ -193,6 +193,7 @@ export function Feed({ terms }: { terms: Term[] }) {
     const watch = new ResizeObserver(() => {
       const before = height;
       height = box.clientHeight;
+      noteScrollerHeight(height);
       if (height < before && box.scrollHeight - box.scrollTop - before < 40) box.scrollTop = box.scrollHeight;
     });
     watch.observe(box);
