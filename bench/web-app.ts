@@ -21,6 +21,7 @@
  * ROOKERY_BENCH_SHORT=1: 100 users, 1,000 messages, one run of each.
  * ROOKERY_BENCH_ONLY=cold,narrows,scroll,idle runs only the parts named (for profiling one of them);
  * ROOKERY_BENCH_PROFILE=1 prints the functions with the most self time during cold load and scrolling;
+ * ROOKERY_BENCH_DEBUG=1 prints the cold load's requests and marks, and each narrow switch's time and requests;
  * ROOKERY_BENCH_TRACE=1 prints the main thread's time by trace event; ROOKERY_BENCH_TRACE_OUT=<prefix>
  * also writes the traces and profiles to files for DevTools.
  */
@@ -257,6 +258,12 @@ async function switching(page: Page, streamId: number): Promise<void> {
   const first: number[] = [];
   const again: number[] = [];
   const marks = async () => page.evaluate(() => performance.getEntriesByName("rookery:list-painted").length);
+  if (process.env.ROOKERY_BENCH_TRACE_OUT) await page.context().browser()?.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
+  const profiler = process.env.ROOKERY_BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send("Profiler.enable");
+    await profiler.send("Profiler.start");
+  }
   for (const round of [first, again]) {
     for (const hash of hashes) {
       if (round === again) {
@@ -272,12 +279,43 @@ async function switching(page: Page, streamId: number): Promise<void> {
       }, hash);
       const at = await painted(page, before + 1);
       round.push(at - t);
+      if (process.env.ROOKERY_BENCH_DEBUG) console.log(`  ${hash}: ${(at - t).toFixed(0)} ms; ${await drawnRows(page)}; GET /messages ${await fetchesSince(page, t)}`);
     }
+  }
+  const trace = process.env.ROOKERY_BENCH_TRACE_OUT ? await page.context().browser()?.stopTracing() : undefined;
+  if (trace) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-narrows.json`, trace);
+  if (profiler) {
+    const { profile } = (await profiler.send("Profiler.stop")) as { profile: Profile };
+    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-narrows.cpuprofile`, JSON.stringify(profile));
+    printProfile(profile);
   }
   const m1 = median(first);
   const m2 = median(again);
   console.log(`switching narrows (first visit, messages fetched)  median ${m1.toFixed(0)} ms  max ${Math.max(...first).toFixed(0)} ms  ${verdict(m1, 100, "ms")}`);
   console.log(`switching narrows (visited before)                  median ${m2.toFixed(0)} ms  max ${Math.max(...again).toFixed(0)} ms  ${verdict(m2, 100, "ms")}`);
+}
+
+/** The feed's rows: how many are in the DOM and on screen, and their height beside the scroller's (ROOKERY_BENCH_DEBUG). */
+function drawnRows(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const box = document.querySelector(".feed .scroller")?.getBoundingClientRect();
+    const rows = [...document.querySelectorAll(".feed .message")].map((e) => e.getBoundingClientRect());
+    const seen = box ? rows.filter((r) => r.bottom > box.top && r.top < box.bottom).length : 0;
+    return `${rows.length} rows (${rows.reduce((a, r) => a + r.height, 0).toFixed(0)} px), ${seen} on screen (${box?.height.toFixed(0) ?? 0} px)`;
+  });
+}
+
+/** The page's GET /messages requests since `t0` (ms): when each was sent, answered and read, relative to t0 (ROOKERY_BENCH_DEBUG). */
+function fetchesSince(page: Page, t0: number): Promise<string> {
+  return page.evaluate(
+    (from) =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e): e is PerformanceResourceTiming => e.startTime >= from && e.name.includes("/json/messages?"))
+        .map((e) => `sent ${(e.requestStart - from).toFixed(0)}, answered ${(e.responseStart - from).toFixed(0)}, read ${(e.responseEnd - from).toFixed(0)}`)
+        .join("; ") || "none",
+    t0,
+  );
 }
 
 /** The page's main-thread busy time so far (ms): tasks of every kind, script, style, layout and paint. */
