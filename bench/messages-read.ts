@@ -1,8 +1,9 @@
 /**
  * Reads against the 1,000,000-message database of bench/messages-generate.ts, over real HTTP:
  * POST /messages/flags/narrow marking 1,000 messages read, GET /messages with a channel+topic
- * narrow, and full-text search (a common word, a word in 0.1% of messages, and a word in none). Prints medians
- * next to GET /users/me measured in the same run as the baseline.
+ * narrow and with a channel narrow (its newest, and at the first unread), and full-text search (a
+ * common word, a word in 0.1% of messages, and a word in none). Prints medians next to GET
+ * /users/me measured in the same run as the baseline.
  *
  *   npx vite-node bench/messages-generate.ts && npx vite-node bench/messages-read.ts [file] [runs]
  *
@@ -86,6 +87,13 @@ async function main(): Promise<void> {
       ]),
     }),
   );
+  const inChannel = [{ operator: "channel", operand: channel.id }];
+  const wholeChannel = await measure("GET /messages channel (50 newest)", 10, () =>
+    call("GET", "/messages", { anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify(inChannel) }),
+  );
+  const channelUnread = await measure("GET /messages channel at first_unread (25 each side)", 10, () =>
+    call("GET", "/messages", { anchor: "first_unread", num_before: "25", num_after: "25", narrow: JSON.stringify(inChannel) }),
+  );
   const common = await measure("GET /messages search common word (50 newest)", 100, () =>
     call("GET", "/messages", { anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify([{ operator: "search", operand: "foxtrot" }]) }),
   );
@@ -96,7 +104,7 @@ async function main(): Promise<void> {
     call("GET", "/messages", { anchor: "newest", num_before: "50", num_after: "0", narrow: JSON.stringify([{ operator: "search", operand: "xylophone" }]) }),
   );
   console.log(
-    `ratios to baseline: flags/narrow ${(flags / baseline).toFixed(1)}×, channel+topic ${(topic / baseline).toFixed(1)}×, search ${(common / baseline).toFixed(1)}× / ${(rare / baseline).toFixed(1)}× / ${(absent / baseline).toFixed(1)}×`,
+    `ratios to baseline: flags/narrow ${(flags / baseline).toFixed(1)}×, channel+topic ${(topic / baseline).toFixed(1)}×, channel ${(wholeChannel / baseline).toFixed(1)}× / at first unread ${(channelUnread / baseline).toFixed(1)}×, search ${(common / baseline).toFixed(1)}× / ${(rare / baseline).toFixed(1)}× / ${(absent / baseline).toFixed(1)}×`,
   );
   await app.close();
 }

@@ -62,6 +62,21 @@ describe("GET /messages ranges", () => {
     expect(legacy.body.anchor).toBe(ids[3]);
   });
 
+  it("first_unread in a channel: its oldest unread outside muted topics, whatever is unread elsewhere", async () => {
+    await server.as("hamlet").post("/mark_stream_as_read", { stream_id: channels.denmark });
+    await sendStream(server, "iago", "Verona", "elsewhere", "unread in another channel, and older");
+    await sendStream(server, "iago", "Denmark", "quiet", "unread in a muted topic");
+    const first = await sendStream(server, "iago", "Denmark", "loud", "the first unread");
+    await sendStream(server, "iago", "Denmark", "loud", "the second unread");
+    expect((await server.as("hamlet").post("/user_topics", { stream_id: channels.denmark, topic: "quiet", visibility_policy: 1 })).status).toBe(200);
+    const res = await server.as("hamlet").get("/messages", { anchor: "first_unread", num_before: 0, num_after: 0, narrow: [{ operator: "channel", operand: channels.denmark }] });
+    expect(res.body).toMatchObject({ anchor: first, found_anchor: true });
+    expect(res.body.messages.map((m: { id: number }) => m.id)).toEqual([first]);
+    await server.as("hamlet").post("/mark_stream_as_read", { stream_id: channels.denmark });
+    const read = await server.as("hamlet").get("/messages", { anchor: "first_unread", num_before: 1, num_after: 0, narrow: [{ operator: "channel", operand: channels.denmark }] });
+    expect(read.body).toMatchObject({ anchor: NEWEST, found_newest: true });
+  });
+
   it("negative anchors clamp to 0 and huge ones to 10^16", async () => {
     expect((await range({ anchor: "-5", num_before: 0, num_after: 1 })).body.anchor).toBe(0);
     expect((await range({ anchor: "99999999999999999999", num_before: 1, num_after: 0 })).body.anchor).toBe(NEWEST);

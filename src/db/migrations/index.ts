@@ -23,6 +23,7 @@ import { m026Exports } from "./026-exports.js";
 import { m027UserRealmRole } from "./027-user-realm-role.js";
 import { m028EventLog } from "./028-event-log.js";
 import { m029ClusterPending } from "./029-cluster-pending.js";
+import { m030MessageStreamId } from "./030-message-stream-id.js";
 
 /** Numbered migrations, applied in name order at start. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "027-user-realm-role": m027UserRealmRole,
   "028-event-log": m028EventLog,
   "029-cluster-pending": m029ClusterPending,
+  "030-message-stream-id": m030MessageStreamId,
 };

@@ -128,8 +128,12 @@ async function firstUnread(ctx: AppContext, user: UserRow, narrow: BuiltNarrow, 
   const inChannel = terms.some((t) => !t.negated && (t.operator === "channel" || t.operator === "stream"));
   const muted = inChannel ? mutedTopicCondition(user.id) : mutedCondition(user.id);
   const received = { ...narrow, includeHistory: false };
+  // Walked from the user's unread messages (a short list, in id order in their index), unless a
+  // topic names a shorter one: ordered by message id, a channel's messages would be read one by one
+  // (message_stream_id) to find its first unread.
+  const inTopic = terms.some((t) => !t.negated && t.operator === "topic");
   const row = await baseQuery(ctx, user, received, [sql<SqlBool>`(um.flags & 1) = 0`, sql<SqlBool>`NOT (${muted})`])
-    .orderBy("m.id", "asc")
+    .orderBy(inTopic ? sql`m.id` : sql`um.message_id`, "asc")
     .limit(1)
     .executeTakeFirst();
   return row?.id ?? NEWEST_ANCHOR;
