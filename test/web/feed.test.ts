@@ -123,7 +123,8 @@ describe.skipIf(!hasChromium)("the message feed's window", () => {
       };
     });
     await page.evaluate((hash) => (location.hash = hash), `#narrow/channel/${channelId}-Verona/topic/act.203`);
-    const at = await page.waitForFunction(() => (window as unknown as { drawnAt?: { boxTop: number; boxHeight: number; firstTop: number; lastBottom: number } }).drawnAt).then((h) => h.jsonValue());
+    await page.waitForFunction(() => "drawnAt" in window);
+    const at = await page.evaluate(() => (window as unknown as { drawnAt: { boxTop: number; boxHeight: number; firstTop: number; lastBottom: number } }).drawnAt);
     // The newest row at the bottom, rows up to the top of the scroller, and not much more above it.
     expect(at.firstTop).toBeLessThanOrEqual(at.boxTop);
     expect(at.lastBottom).toBeGreaterThan(at.boxTop + at.boxHeight - 40);
