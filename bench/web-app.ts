@@ -213,8 +213,10 @@ async function staticPaint(browser: Browser, html: string): Promise<number> {
   const page = await plain.newPage();
   await throttle(page, 4);
   await page.route(`${listening}/bench-static.html`, (route) => route.fulfill({ contentType: "text/html", body: html }));
+  if (process.env.ROOKERY_BENCH_TRACE_OUT) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
   await page.goto(`${listening}/bench-static.html`);
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { polling: 10 });
+  if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-static.json`, await browser.stopTracing());
   const paint = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
   await plain.close();
   return paint;
