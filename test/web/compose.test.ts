@@ -206,6 +206,15 @@ describe.skipIf(!hasChromium)("compose, message actions and people in two browse
     expect(id).toBeGreaterThan(0);
 
     await row(hamlet, id).hover();
+    // A row clips what it paints (message.css): its buttons' focus rings, which Chromium draws up
+    // to 3 px outside a button, still fit within the row and its overflow-clip-margin.
+    const cramped = await row(hamlet, id).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const margin = parseFloat(getComputedStyle(el).overflowClipMargin) || 0;
+      const shown = [...el.querySelectorAll(".actions button")].map((b) => b.getBoundingClientRect()).filter((b) => b.width > 0);
+      return { shown: shown.length, cramped: shown.filter((b) => Math.min(b.top - r.top, r.bottom - b.bottom, b.left - r.left, r.right - b.right) + margin < 3).length };
+    });
+    expect(cramped).toEqual({ shown: 3, cramped: 0 });
     await row(hamlet, id).getByRole("button", { name: "Message actions" }).click();
     await shot(hamlet, "message-menu");
     // The menu reaches past its row (the newest, at the bottom): none of it is clipped by the row.
