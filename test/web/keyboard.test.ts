@@ -174,6 +174,8 @@ describe.skipIf(!hasChromium)("keyboard shortcuts", () => {
     async last(key) {
       await open(near("long", long[5]!), long[5]);
       expect((await jsonCall(page, "POST", "messages/flags", { messages: long, op: "remove", flag: "read" })).result).toBe("success");
+      // End marks read what the app knows to be unread: it waits for the flags' event (one for all of them).
+      await poll(() => page.locator(`.message.unread[data-id="${long[5]}"]`).count()).toBe(1);
       await press(key);
       await poll(selectedId).toBe(long[79]);
       await poll(() => page.locator(`.message[data-id="${long[79]}"]`).isVisible()).toBe(true);
