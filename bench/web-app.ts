@@ -20,10 +20,11 @@
  *   npx vite-node bench/web-app.ts
  * ROOKERY_BENCH_SHORT=1: 100 users, 1,000 messages, one run of each.
  * ROOKERY_BENCH_ONLY=cold,narrows,scroll,idle runs only the parts named (for profiling one of them);
- * ROOKERY_BENCH_PROFILE=1 prints the functions with the most self time during cold load and scrolling;
+ * ROOKERY_BENCH_PROFILE=1 prints the functions with the most self time in the cold loads, the switches and the scroll;
  * ROOKERY_BENCH_DEBUG=1 prints the cold load's requests and marks, and each narrow switch's time and requests;
- * ROOKERY_BENCH_TRACE=1 prints the main thread's time by trace event; ROOKERY_BENCH_TRACE_OUT=<prefix>
- * also writes the traces and profiles to files for DevTools.
+ * ROOKERY_BENCH_TRACE=1 prints the main thread's time by trace event in the cold loads and the scroll;
+ * ROOKERY_BENCH_TRACE_OUT=<prefix> writes each part's trace (and profile) to <prefix>-<part>.json
+ * (.cpuprofile), for DevTools: the cold loads (home-N, link-N, static-N), narrows and scroll.
  */
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -153,20 +154,52 @@ function printTrace(trace: Buffer, options: { timeline: boolean; longest: number
   for (const [k, ms] of [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${k}`);
 }
 
+const TRACE_OUT = process.env.ROOKERY_BENCH_TRACE_OUT;
+
+/**
+ * Starts a CPU profile of the page when ROOKERY_BENCH_PROFILE is set; the function returned stops
+ * it, prints its busiest functions and writes it to <TRACE_OUT>-<name>.cpuprofile.
+ */
+async function profiling(page: Page, name: string): Promise<() => Promise<void>> {
+  if (!process.env.ROOKERY_BENCH_PROFILE) return async () => undefined;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  return async () => {
+    const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
+    await cdp.detach();
+    if (TRACE_OUT) fs.writeFileSync(`${TRACE_OUT}-${name}.cpuprofile`, JSON.stringify(profile));
+    printProfile(profile);
+  };
+}
+
+/**
+ * Starts a timeline trace of the page when ROOKERY_BENCH_TRACE or ROOKERY_BENCH_TRACE_OUT is set;
+ * the function returned stops it, writes it to <TRACE_OUT>-<name>.json and gives it (null when
+ * not tracing) for printTrace under ROOKERY_BENCH_TRACE.
+ */
+async function tracing(page: Page, name: string): Promise<() => Promise<Buffer | null>> {
+  const browser = page.context().browser();
+  if (!browser || !(process.env.ROOKERY_BENCH_TRACE || TRACE_OUT)) return async () => null;
+  await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
+  return async () => {
+    const trace = await browser.stopTracing();
+    if (TRACE_OUT) fs.writeFileSync(`${TRACE_OUT}-${name}.json`, trace);
+    return process.env.ROOKERY_BENCH_TRACE ? trace : null;
+  };
+}
+
 type Opening = { contentful: number; frame: number; adopted: number };
 
 /** One cold load of `url` in a fresh context: the page's first contentful paint, the list's painted mark, and when the app took the list over. */
 async function openCold(browser: Browser, owner: BenchUser, url: string, run: number): Promise<Opening> {
   const context = await loggedIn(browser, owner.email);
   const page = await context.newPage();
-  const cdp = await throttle(page, 4);
-  if (process.env.ROOKERY_BENCH_PROFILE) {
-    await cdp.send("Profiler.enable");
-    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
-    await cdp.send("Profiler.start");
-  }
-  const tracing = process.env.ROOKERY_BENCH_TRACE ? browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] }) : null;
-  await tracing;
+  await throttle(page, 4);
+  const name = `${url.includes("#") ? "link" : "home"}-${run}`;
+  const stopProfile = await profiling(page, name);
+  const stopTrace = await tracing(page, name);
   // The page is left alone until the list is painted: Playwright's polling (waitForFunction)
   // first puts its own script in the page, tens of milliseconds of main thread at 4x that would
   // land in the middle of the first draw. The page says when instead (a console message from an
@@ -182,16 +215,9 @@ async function openCold(browser: Browser, owner: BenchUser, url: string, run: nu
   const frame = await painted(page);
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0 && performance.getEntriesByName("rookery:list-adopted").length > 0, null, { timeout: 60000, polling: 10 }).catch(() => undefined);
   const cross = await page.evaluate(() => [performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN, performance.getEntriesByName("rookery:list-adopted")[0]?.startTime ?? NaN]);
-  if (tracing) {
-    const trace = await browser.stopTracing();
-    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-${url.includes("#") ? "link" : "home"}-${run}.json`, trace);
-    printTrace(trace);
-  }
-  if (process.env.ROOKERY_BENCH_PROFILE) {
-    const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
-    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-${run}.cpuprofile`, JSON.stringify(profile));
-    printProfile(profile);
-  }
+  const trace = await stopTrace();
+  if (trace) printTrace(trace);
+  await stopProfile();
   if (process.env.ROOKERY_BENCH_DEBUG) {
     console.log(
       await page.evaluate(() =>
@@ -208,15 +234,15 @@ async function openCold(browser: Browser, owner: BenchUser, url: string, run: nu
 }
 
 /** The same browser's first contentful paint of a static page of `html`. */
-async function staticPaint(browser: Browser, html: string): Promise<number> {
+async function staticPaint(browser: Browser, html: string, run: number): Promise<number> {
   const plain = await browser.newContext({ viewport: { width: 1400, height: 1024 } });
   const page = await plain.newPage();
   await throttle(page, 4);
   await page.route(`${listening}/bench-static.html`, (route) => route.fulfill({ contentType: "text/html", body: html }));
-  if (process.env.ROOKERY_BENCH_TRACE_OUT) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
+  const stopTrace = await tracing(page, `static-${run}`);
   await page.goto(`${listening}/bench-static.html`);
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { polling: 10 });
-  if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-static.json`, await browser.stopTracing());
+  await stopTrace();
   const paint = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
   await plain.close();
   return paint;
@@ -239,7 +265,7 @@ async function coldLoad(browser: Browser, owner: BenchUser, streamId: number, st
   for (let run = 0; run < RUNS; run++) {
     home.push(await openCold(browser, owner, `${listening}/`, run));
     link.push(await openCold(browser, owner, `${listening}/#narrow/channel/${streamId}-bench`, run));
-    baseline.push(await staticPaint(browser, staticHtml));
+    baseline.push(await staticPaint(browser, staticHtml, run));
   }
   const b = median(baseline);
   console.log(`cold load, CPU 4x slower: first message list on screen (first contentful paint)`);
@@ -260,12 +286,8 @@ async function switching(page: Page, streamId: number): Promise<void> {
   const first: number[] = [];
   const again: number[] = [];
   const marks = async () => page.evaluate(() => performance.getEntriesByName("rookery:list-painted").length);
-  if (process.env.ROOKERY_BENCH_TRACE_OUT) await page.context().browser()?.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
-  const profiler = process.env.ROOKERY_BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
-  if (profiler) {
-    await profiler.send("Profiler.enable");
-    await profiler.send("Profiler.start");
-  }
+  const stopProfile = await profiling(page, "narrows");
+  const stopTrace = await tracing(page, "narrows");
   for (const round of [first, again]) {
     for (const hash of hashes) {
       if (round === again) {
@@ -284,13 +306,8 @@ async function switching(page: Page, streamId: number): Promise<void> {
       if (process.env.ROOKERY_BENCH_DEBUG) console.log(`  ${hash}: ${(at - t).toFixed(0)} ms; ${await drawnRows(page)}; GET /messages ${await fetchesSince(page, t)}`);
     }
   }
-  const trace = process.env.ROOKERY_BENCH_TRACE_OUT ? await page.context().browser()?.stopTracing() : undefined;
-  if (trace) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-narrows.json`, trace);
-  if (profiler) {
-    const { profile } = (await profiler.send("Profiler.stop")) as { profile: Profile };
-    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-narrows.cpuprofile`, JSON.stringify(profile));
-    printProfile(profile);
-  }
+  await stopTrace();
+  await stopProfile();
   const m1 = median(first);
   const m2 = median(again);
   console.log(`switching narrows (first visit, messages fetched)  median ${m1.toFixed(0)} ms  max ${Math.max(...first).toFixed(0)} ms  ${verdict(m1, 100, "ms")}`);
@@ -367,12 +384,8 @@ async function staticScroll(page: Page, html: string, frames: number): Promise<{
 async function scrolling(page: Page, streamId: number, staticRows: string): Promise<void> {
   await page.evaluate((h) => (location.hash = h), `#narrow/channel/${streamId}-bench`);
   await page.locator(".feed .message").first().waitFor();
-  const profiler = process.env.ROOKERY_BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
-  if (process.env.ROOKERY_BENCH_TRACE) await page.context().browser()?.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
-  if (profiler) {
-    await profiler.send("Profiler.enable");
-    await profiler.send("Profiler.start");
-  }
+  const stopProfile = await profiling(page, "scroll");
+  const stopTrace = await tracing(page, "scroll");
   const busyFor = await busyMeter(page);
   const result = await page.evaluate(async (total) => {
     const box = document.querySelector<HTMLElement>(".feed .scroller");
@@ -410,17 +423,9 @@ async function scrolling(page: Page, streamId: number, staticRows: string): Prom
     return { frames: frames.slice(1), longTasks, maxRows, seen: seen.size, seconds: (performance.now() - started) / 1000 };
   }, MESSAGES);
   const busy = (await busyFor()) / Math.max(1, result.frames.length);
-  if (profiler) {
-    const { profile } = (await profiler.send("Profiler.stop")) as { profile: Profile };
-    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-scroll.cpuprofile`, JSON.stringify(profile));
-    printProfile(profile);
-  }
-  const browser = page.context().browser();
-  if (process.env.ROOKERY_BENCH_TRACE && browser) {
-    const trace = await browser.stopTracing();
-    if (process.env.ROOKERY_BENCH_TRACE_OUT) fs.writeFileSync(`${process.env.ROOKERY_BENCH_TRACE_OUT}-scroll.json`, trace);
-    printTrace(trace, { timeline: false, longest: 5 });
-  }
+  await stopProfile();
+  const trace = await stopTrace();
+  if (trace) printTrace(trace, { timeline: false, longest: 5 });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.collectGarbage");
   const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
