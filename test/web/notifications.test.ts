@@ -98,6 +98,23 @@ describe.skipIf(!hasChromium)("notifications, the title and the favicon", () => 
     await expect.poll(() => hamlet.title()).toBe(`(1) Inbox - ${realmName}`);
     await expect.poll(icon).toMatch(/^data:image\/png;base64,/);
     await people.shot(hamlet, "notifications-one-unread");
+    // Another view is another title, and the same count: the badge is not drawn again.
+    const badge = await icon();
+    await hamlet.evaluate(() => {
+      const scope = window as unknown as { drawn: number };
+      scope.drawn = 0;
+      const encode = HTMLCanvasElement.prototype.toDataURL;
+      HTMLCanvasElement.prototype.toDataURL = function (this: HTMLCanvasElement, ...args: Parameters<typeof encode>) {
+        scope.drawn++;
+        return encode.apply(this, args);
+      };
+    });
+    await hamlet.evaluate((hash) => (location.hash = hash), `#narrow/channel/${denmarkId}-Denmark`);
+    await expect.poll(() => hamlet.title()).toBe(`(1) #Denmark - ${realmName}`);
+    await hamlet.evaluate(() => (location.hash = "#inbox"));
+    await expect.poll(() => hamlet.title()).toBe(`(1) Inbox - ${realmName}`);
+    expect(await hamlet.evaluate(() => (window as unknown as { drawn: number }).drawn)).toBe(0);
+    expect(await icon()).toBe(badge);
   });
 
   it("a message in a muted topic neither notifies nor counts; a channel mention does both", async () => {
